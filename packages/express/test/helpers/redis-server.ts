@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+
+/** A throwaway redis-server on a free port, for tests. */
+export interface TestRedis {
+  port: number;
+  /** A new connected client; all are closed by `stop()`. */
+  client(): Redis;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPing(port: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const probe = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    probe.on('error', () => undefined);
+    try {
+      await probe.connect();
+      await probe.ping();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      probe.disconnect();
+    }
+  }
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  const binary = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  const clients: Redis[] = [];
+  await waitForPing(port);
+  return {
+    port,
+    client() {
+      const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
+      clients.push(client);
+      return client;
+    },
+    async stop() {
+      for (const client of clients) client.disconnect();
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
+}
