@@ -1,0 +1,470 @@
+import { consume } from '@lit/context';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { live } from 'lit/directives/live.js';
+import type { CardType, PaymentRequest, SavedCard } from '../../api/types.js';
+import { brandOf, detectBrand } from '../../card/brands.js';
+import { formatExpiry, parseExpiry } from '../../card/expiry.js';
+import { digitsOnly, formatCardNumber, formatCvv, type Formatted } from '../../card/format.js';
+import { checkoutContext, type CheckoutContext } from '../../context.js';
+import { createPgSubmitEvent } from '../../events/submit.js';
+import { createTranslator, type Messages, type Translate } from '../../i18n/localize.js';
+import { themeStyles } from '../../styles/theme.js';
+import {
+  CardHolderValidator,
+  CardNumberValidator,
+  CvvValidator,
+  ExpiryValidator,
+  messageOf,
+  type ValidationFailure,
+} from '../../validators/index.js';
+import { cardFormStyles } from './card-form.styles.js';
+
+type Field = 'number' | 'holder' | 'expiry' | 'cvv';
+const fieldOrder: Field[] = ['number', 'holder', 'expiry', 'cvv'];
+const NEW_CARD = '';
+
+const brandBadge: Record<CardType, string> = {
+  visa: 'VISA',
+  mastercard: 'MC',
+  amex: 'AMEX',
+  diners: 'DC',
+};
+
+/**
+ * @summary A card form: number, name, expiry and security code, validated and formatted as the shopper types.
+ *
+ * Inputs live in this document (no iframes) with `autocomplete` cc-number, cc-name, cc-exp and cc-csc, so
+ * browser autofill works. Inside `<pg-checkout>` it pays through the drop-in; alone, listen for `pg-submit`
+ * and call `getPaymentRequest()`.
+ *
+ * @event pg-submit - A valid form was submitted (detail: cardType, savedCard, saveCard; never card data). Cancelable.
+ *
+ * @csspart form - The form element.
+ * @csspart field - Each label, input and message group.
+ * @csspart label - Each field label.
+ * @csspart input - Each text input.
+ * @csspart brand - The detected card brand badge.
+ * @csspart error - Each field's message region.
+ * @csspart saved-cards - The saved card choice.
+ * @csspart save-card - The "save this card" option.
+ * @csspart submit - The pay button.
+ * @csspart status - The form's live status region.
+ *
+ * @cssproperty --pg-color-background - Field background.
+ * @cssproperty --pg-color-surface - Badge background.
+ * @cssproperty --pg-color-text - Text colour.
+ * @cssproperty --pg-color-text-muted - Hint colour.
+ * @cssproperty --pg-color-border - Field border colour.
+ * @cssproperty --pg-color-primary - Button colour.
+ * @cssproperty --pg-color-on-primary - Button text colour.
+ * @cssproperty --pg-color-error - Error colour.
+ * @cssproperty --pg-focus-ring - Focus ring box-shadow.
+ * @cssproperty --pg-radius - Corner radius.
+ * @cssproperty --pg-spacing - Gap between fields.
+ * @cssproperty --pg-font-family - Font family.
+ * @cssproperty --pg-font-size - Base font size.
+ */
+export class PgCardForm extends LitElement {
+  static override styles = [themeStyles, cardFormStyles];
+
+  @consume({ context: checkoutContext, subscribe: true })
+  @state()
+  private checkout?: CheckoutContext;
+
+  @query('form') private form!: HTMLFormElement;
+
+  @state() private number = '';
+  @state() private holder = '';
+  @state() private expiry = '';
+  @state() private cvv = '';
+  @state() private saveCard = false;
+  @state() private selectedToken = NEW_CARD;
+  @state() private touched = new Set<Field>();
+  @state() private announcement = '';
+
+  /** Locale of the messages (`en`, `af`); the drop-in's when inside one. */
+  @property({ reflect: true }) locale = 'en';
+
+  /** Per-string overrides of the translation table. */
+  @property({ attribute: false }) messages: Partial<Messages> = {};
+
+  /** Saved cards (masked) the shopper may pay with; the drop-in's when inside one. */
+  @property({ attribute: false }) savedCards: SavedCard[] = [];
+
+  /** Offer "save this card". */
+  @property({ type: Boolean, attribute: 'allow-save' }) allowSave = false;
+
+  /** A payment is in flight: the button is disabled. Set back to false when the attempt is over. */
+  @property({ type: Boolean, reflect: true }) busy = false;
+
+  /** Pay button text; defaults to the localized "Pay". */
+  @property({ attribute: 'submit-label' }) submitLabel = '';
+
+  /** Light or dark defaults (`light`, `dark`, `auto`). */
+  @property({ reflect: true }) appearance: 'light' | 'dark' | 'auto' = 'light';
+
+  private readonly validators = {
+    number: new CardNumberValidator(),
+    holder: new CardHolderValidator(),
+    expiry: new ExpiryValidator(),
+    cvv: new CvvValidator(() => this.cvvLength),
+  };
+
+  private get t(): Translate {
+    return this.checkout?.t ?? createTranslator(this.locale, this.messages);
+  }
+
+  private get cards(): SavedCard[] {
+    return this.checkout?.savedCards.length ? this.checkout.savedCards : this.savedCards;
+  }
+
+  private get cardType(): CardType | undefined {
+    return brandOf(digitsOnly(this.number));
+  }
+
+  private get cvvLength(): number {
+    const detection = detectBrand(digitsOnly(this.number));
+    return detection.kind === 'brand' ? detection.rules.cvvLength : 3;
+  }
+
+  private get usingSavedCard(): boolean {
+    return (
+      this.selectedToken !== NEW_CARD && this.cards.some((c) => c.token === this.selectedToken)
+    );
+  }
+
+  private failure(field: Field): ValidationFailure | undefined {
+    const value = { number: this.number, holder: this.holder, expiry: this.expiry, cvv: this.cvv }[
+      field
+    ];
+    return this.validators[field].execute(value);
+  }
+
+  private invalidFields(): Field[] {
+    return this.usingSavedCard ? [] : fieldOrder.filter((f) => this.failure(f));
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('savedCards') || changed.has('checkout' as keyof PgCardForm)) {
+      if (this.selectedToken !== NEW_CARD && !this.usingSavedCard) this.selectedToken = NEW_CARD;
+    }
+  }
+
+  private applyFormatted(input: HTMLInputElement, result: Formatted): string {
+    input.value = result.display;
+    if (
+      input.getRootNode() instanceof ShadowRoot &&
+      (input.getRootNode() as ShadowRoot).activeElement === input
+    ) {
+      input.setSelectionRange(result.caret, result.caret);
+    }
+    return result.display;
+  }
+
+  private onNumberInput(event: InputEvent): void {
+    const input = event.target as HTMLInputElement;
+    const caret = input.selectionStart ?? input.value.length;
+    let raw = input.value;
+    let position = caret;
+    // Backspace over a group space would change nothing: delete the digit before it instead.
+    if (
+      event.inputType === 'deleteContentBackward' &&
+      digitsOnly(raw) === digitsOnly(this.number)
+    ) {
+      const before = digitsOnly(raw.slice(0, caret));
+      if (before.length > 0) {
+        raw = before.slice(0, -1) + digitsOnly(raw.slice(caret));
+        position = before.length - 1;
+      }
+    }
+    this.number = this.applyFormatted(input, formatCardNumber(raw, position));
+    const cvv = formatCvv(this.cvv, this.cvvLength);
+    if (cvv.display !== this.cvv && this.cvvLength === 3) this.cvv = cvv.display;
+  }
+
+  private onExpiryInput(event: InputEvent): void {
+    const input = event.target as HTMLInputElement;
+    if (event.inputType?.startsWith('delete')) {
+      // Deleting keeps what is left as typed, so " / " never fights the shopper's backspace.
+      this.expiry = input.value;
+      return;
+    }
+    this.expiry = this.applyFormatted(
+      input,
+      formatExpiry(input.value, input.selectionStart ?? input.value.length),
+    );
+  }
+
+  private onCvvInput(event: InputEvent): void {
+    const input = event.target as HTMLInputElement;
+    this.cvv = this.applyFormatted(input, formatCvv(input.value, 4));
+  }
+
+  private onHolderInput(event: InputEvent): void {
+    this.holder = (event.target as HTMLInputElement).value;
+  }
+
+  private onBlur(field: Field): void {
+    if (field === 'expiry' && this.expiry !== '') {
+      const parsed = parseExpiry(this.expiry);
+      if (parsed)
+        this.expiry = formatExpiry(
+          `${String(parsed.month).padStart(2, '0')}${parsed.year}`,
+        ).display;
+    }
+    if (!this.touched.has(field)) this.touched = new Set([...this.touched, field]);
+  }
+
+  private onSelectCard(event: Event): void {
+    this.selectedToken = (event.target as HTMLInputElement).value;
+  }
+
+  private async onSubmit(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    if (this.busy) return;
+    const invalid = this.invalidFields();
+    if (invalid.length > 0) {
+      this.touched = new Set(fieldOrder);
+      this.announcement = this.t('formInvalid');
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLInputElement>(`#${invalid[0]}`)?.focus();
+      return;
+    }
+    const request = this.getPaymentRequest();
+    if (!request) return;
+    this.announcement = this.t('processing');
+    this.busy = true;
+    const detail = {
+      cardType: this.usingSavedCard ? undefined : this.cardType,
+      savedCard: this.usingSavedCard,
+      saveCard: request.saveCard === true,
+    };
+    if (!this.dispatchEvent(createPgSubmitEvent(detail))) {
+      this.busy = false;
+      this.announcement = '';
+      return;
+    }
+    const pay = this.checkout?.pay;
+    if (pay) {
+      try {
+        await pay(request);
+      } finally {
+        this.busy = false;
+        this.announcement = '';
+      }
+    }
+  }
+
+  /**
+   * The body for `POST {endpoint}/payments`: the gateway's card JSON (or a saved card's token) plus the
+   * screen size. Undefined while the form is not valid.
+   */
+  getPaymentRequest(): PaymentRequest | undefined {
+    const screenSize = { screenWidth: window.screen.width, screenHeight: window.screen.height };
+    if (this.usingSavedCard) return { card: { token: this.selectedToken }, ...screenSize };
+    if (this.invalidFields().length > 0) return undefined;
+    const expiry = parseExpiry(this.expiry);
+    const type = this.cardType;
+    if (!expiry || !type) return undefined;
+    const request: PaymentRequest = {
+      card: {
+        number: digitsOnly(this.number),
+        cardHolder: this.holder.trim().replace(/\s+/g, ' '),
+        expiryMonth: expiry.month,
+        expiryYear: expiry.year,
+        cvv: this.cvv,
+        type,
+      },
+      ...screenSize,
+    };
+    if (this.allowSaveCard && this.saveCard) request.saveCard = true;
+    return request;
+  }
+
+  /** True when the form would submit (a saved card is chosen, or every field is valid). */
+  checkValidity(): boolean {
+    return this.invalidFields().length === 0;
+  }
+
+  /** Empties the card fields (after a decline) and puts focus on the number, keeping the name. */
+  async clearCard(): Promise<void> {
+    this.number = '';
+    this.expiry = '';
+    this.cvv = '';
+    this.selectedToken = NEW_CARD;
+    this.touched = new Set();
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLInputElement>('#number')?.focus();
+  }
+
+  /** Announces a message in the form's live region (the drop-in uses it for results). */
+  announce(message: string): void {
+    this.announcement = message;
+  }
+
+  /** Submits the form as if the shopper pressed the button. */
+  submit(): void {
+    this.form.requestSubmit();
+  }
+
+  private get allowSaveCard(): boolean {
+    return this.checkout ? this.checkout.allowSave : this.allowSave;
+  }
+
+  private renderField(
+    field: Field,
+    label: string,
+    attributes: {
+      autocomplete: string;
+      inputmode: 'numeric' | 'text';
+      placeholder?: string;
+      hint?: string;
+    },
+    value: string,
+    onInput: (event: InputEvent) => void,
+    extra: unknown = nothing,
+  ) {
+    const failure = this.touched.has(field) ? this.failure(field) : undefined;
+    const describedBy = [
+      attributes.hint ? `${field}-hint` : '',
+      `${field}-error`,
+      field === 'number' ? 'number-brand' : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    return html`<div class="field" part="field">
+      <label part="label" for=${field}>${label}</label>
+      <div class="control">
+        <input
+          part="input"
+          id=${field}
+          name=${field}
+          type="text"
+          autocomplete=${attributes.autocomplete}
+          inputmode=${attributes.inputmode}
+          placeholder=${attributes.placeholder ?? nothing}
+          spellcheck="false"
+          autocorrect="off"
+          autocapitalize=${field === 'holder' ? 'words' : 'off'}
+          aria-invalid=${failure ? 'true' : 'false'}
+          aria-describedby=${describedBy}
+          .value=${live(value)}
+          @input=${onInput}
+          @blur=${() => this.onBlur(field)}
+        />
+        ${extra}
+      </div>
+      ${attributes.hint ? html`<div class="hint" id="${field}-hint">${attributes.hint}</div>` : nothing}
+      <div class="error" part="error" id="${field}-error" aria-live="polite">
+        ${failure ? messageOf(failure, this.t) : ''}
+      </div>
+    </div>`;
+  }
+
+  private renderSavedCards() {
+    const t = this.t;
+    return html`<fieldset part="saved-cards">
+      <legend>${t('savedCards')}</legend>
+      ${this.cards.map(
+        (card) =>
+          html`<label class="choice">
+            <input
+              type="radio"
+              name="saved"
+              .value=${card.token}
+              .checked=${live(this.selectedToken === card.token)}
+              @change=${this.onSelectCard}
+            />
+            ${t('savedCard', {
+              brand: t(card.type),
+              last4: card.number.slice(-4),
+              month: String(card.expiryMonth).padStart(2, '0'),
+              year: String(card.expiryYear).slice(-2),
+            })}
+          </label>`,
+      )}
+      <label class="choice">
+        <input
+          type="radio"
+          name="saved"
+          .value=${NEW_CARD}
+          .checked=${live(this.selectedToken === NEW_CARD)}
+          @change=${this.onSelectCard}
+        />
+        ${t('newCard')}
+      </label>
+    </fieldset>`;
+  }
+
+  private renderCardFields() {
+    const t = this.t;
+    const type = this.cardType;
+    const brand = html`<span
+      class="brand"
+      part="brand"
+      id="number-brand"
+      role="img"
+      aria-label=${type ? t(type) : t('brandUnknown')}
+      ?hidden=${!type}
+      ><span aria-hidden="true">${type ? brandBadge[type] : ''}</span></span
+    >`;
+    return html`
+      ${this.renderField('number', t('cardNumber'), { autocomplete: 'cc-number', inputmode: 'numeric' }, this.number, this.onNumberInput, brand)}
+      ${this.renderField('holder', t('cardHolder'), { autocomplete: 'cc-name', inputmode: 'text' }, this.holder, this.onHolderInput)}
+      <div class="row">
+        ${this.renderField(
+          'expiry',
+          t('expiry'),
+          { autocomplete: 'cc-exp', inputmode: 'numeric', placeholder: t('expiryPlaceholder') },
+          this.expiry,
+          this.onExpiryInput,
+        )}
+        ${this.renderField(
+          'cvv',
+          t('cvv'),
+          {
+            autocomplete: 'cc-csc',
+            inputmode: 'numeric',
+            hint: this.cvvLength === 4 ? t('cvvHintAmex') : t('cvvHint'),
+          },
+          this.cvv,
+          this.onCvvInput,
+        )}
+      </div>
+      ${
+        this.allowSaveCard
+          ? html`<label class="choice" part="save-card"
+              ><input
+                type="checkbox"
+                name="saveCard"
+                .checked=${live(this.saveCard)}
+                @change=${(e: Event) => (this.saveCard = (e.target as HTMLInputElement).checked)}
+              />
+              ${t('saveCard')}</label
+            >`
+          : nothing
+      }
+    `;
+  }
+
+  override render() {
+    const t = this.t;
+    const label = this.submitLabel || this.checkout?.payLabel || t('pay');
+    return html`<form part="form" novalidate @submit=${this.onSubmit}>
+      ${this.cards.length > 0 ? this.renderSavedCards() : nothing}
+      ${this.usingSavedCard ? nothing : this.renderCardFields()}
+      <button
+        part="submit"
+        type="submit"
+        ?disabled=${this.busy}
+        aria-busy=${this.busy ? 'true' : 'false'}
+      >
+        ${label}
+      </button>
+      <div class="visually-hidden" part="status" role="status" aria-live="polite">
+        ${this.announcement}
+      </div>
+    </form>`;
+  }
+}

@@ -1,0 +1,105 @@
+import { css } from 'lit';
+
+export const cardFormStyles = css`
+  :host {
+    display: block;
+    min-width: 0;
+  }
+  form {
+    display: grid;
+    gap: var(--_gap);
+    background: var(--_bg);
+  }
+  .field {
+    display: grid;
+    gap: 0.25rem;
+    min-width: 0;
+  }
+  .row {
+    display: grid;
+    grid-template-columns: repeat(auto-fit, minmax(8rem, 1fr));
+    gap: var(--_gap);
+  }
+  label {
+    font-weight: 600;
+    font-size: 0.9375em;
+  }
+  .control {
+    position: relative;
+    display: flex;
+    align-items: center;
+  }
+  input[type='text'],
+  input:not([type]) {
+    width: 100%;
+    min-width: 0;
+    font: inherit;
+    font-size: max(16px, 1em);
+    min-height: 2.75rem;
+    padding: 0.5rem 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_bg);
+    color: var(--_text);
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--_error);
+    border-width: 2px;
+  }
+  #number {
+    padding-right: 4.5rem;
+    letter-spacing: 0.02em;
+    font-variant-numeric: tabular-nums;
+  }
+  .brand {
+    position: absolute;
+    right: 0.5rem;
+    font-size: 0.75rem;
+    font-weight: 700;
+    padding: 0.125rem 0.375rem;
+    border-radius: 3px;
+    background: var(--_surface);
+    color: var(--_text);
+    border: 1px solid var(--_border);
+  }
+  .hint {
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  .error {
+    color: var(--_error);
+    font-size: 0.875em;
+    min-height: 1.25em;
+  }
+  .error:empty {
+    min-height: 0;
+  }
+  fieldset {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: 0.5rem 0.75rem;
+    margin: 0;
+    display: grid;
+    gap: 0.5rem;
+  }
+  legend {
+    font-weight: 600;
+    padding: 0 0.25rem;
+  }
+  .choice {
+    display: flex;
+    gap: 0.5rem;
+    align-items: center;
+    font-weight: 400;
+  }
+  .choice input {
+    width: 1.25rem;
+    height: 1.25rem;
+    margin: 0;
+    flex: none;
+  }
+  button[type='submit'] {
+    width: 100%;
+    font-weight: 600;
+  }
+`;

@@ -1,0 +1,18 @@
+/** The payment was approved. */
+export type PgApprovedDetail = { reference: string; message: string };
+export type PgApprovedEvent = CustomEvent<PgApprovedDetail>;
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'pg-approved': PgApprovedEvent;
+  }
+}
+
+export function createPgApprovedEvent(detail: PgApprovedDetail): PgApprovedEvent {
+  return new CustomEvent('pg-approved', {
+    detail,
+    bubbles: true,
+    composed: true,
+    cancelable: false,
+  });
+}

@@ -1,0 +1,13 @@
+/** The payment could not be completed (network, timeout, cancelled challenge, service error). */
+export type PgFailedDetail = { reference?: string; code: string; message: string };
+export type PgFailedEvent = CustomEvent<PgFailedDetail>;
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'pg-failed': PgFailedEvent;
+  }
+}
+
+export function createPgFailedEvent(detail: PgFailedDetail): PgFailedEvent {
+  return new CustomEvent('pg-failed', { detail, bubbles: true, composed: true, cancelable: false });
+}

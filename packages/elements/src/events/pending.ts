@@ -1,0 +1,18 @@
+/** The payment is waiting on the gateway (for example a manual step); a webhook follows. */
+export type PgPendingDetail = { reference: string; message: string };
+export type PgPendingEvent = CustomEvent<PgPendingDetail>;
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'pg-pending': PgPendingEvent;
+  }
+}
+
+export function createPgPendingEvent(detail: PgPendingDetail): PgPendingEvent {
+  return new CustomEvent('pg-pending', {
+    detail,
+    bubbles: true,
+    composed: true,
+    cancelable: false,
+  });
+}

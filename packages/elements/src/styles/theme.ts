@@ -1,0 +1,95 @@
+import { css } from 'lit';
+
+/**
+ * Theme tokens shared by every element. Each `--pg-*` property has a light default and a dark one
+ * (`appearance="dark"`, or `"auto"` following the shopper's system setting).
+ */
+export const themeStyles = css`
+  :host {
+    --_bg: var(--pg-color-background, #ffffff);
+    --_surface: var(--pg-color-surface, #f6f7f9);
+    --_text: var(--pg-color-text, #1b1f24);
+    --_muted: var(--pg-color-text-muted, #4b5563);
+    --_border: var(--pg-color-border, #8a94a3);
+    --_primary: var(--pg-color-primary, #1d4ed8);
+    --_on-primary: var(--pg-color-on-primary, #ffffff);
+    --_error: var(--pg-color-error, #b42318);
+    --_success: var(--pg-color-success, #067647);
+    --_focus: var(--pg-focus-ring, 0 0 0 3px rgb(29 78 216 / 45%));
+    --_radius: var(--pg-radius, 6px);
+    --_gap: var(--pg-spacing, 0.75rem);
+    --_font: var(--pg-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_font-size: var(--pg-font-size, 1rem);
+    color-scheme: light;
+    color: var(--_text);
+    font-family: var(--_font);
+    font-size: var(--_font-size);
+    box-sizing: border-box;
+  }
+  :host([appearance='dark']) {
+    --_bg: var(--pg-color-background, #111827);
+    --_surface: var(--pg-color-surface, #1f2937);
+    --_text: var(--pg-color-text, #f3f4f6);
+    --_muted: var(--pg-color-text-muted, #cbd5e1);
+    --_border: var(--pg-color-border, #9ca3af);
+    --_primary: var(--pg-color-primary, #93c5fd);
+    --_on-primary: var(--pg-color-on-primary, #0b1220);
+    --_error: var(--pg-color-error, #fca5a5);
+    --_success: var(--pg-color-success, #86efac);
+    --_focus: var(--pg-focus-ring, 0 0 0 3px rgb(147 197 253 / 60%));
+    color-scheme: dark;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host([appearance='auto']) {
+      --_bg: var(--pg-color-background, #111827);
+      --_surface: var(--pg-color-surface, #1f2937);
+      --_text: var(--pg-color-text, #f3f4f6);
+      --_muted: var(--pg-color-text-muted, #cbd5e1);
+      --_border: var(--pg-color-border, #9ca3af);
+      --_primary: var(--pg-color-primary, #93c5fd);
+      --_on-primary: var(--pg-color-on-primary, #0b1220);
+      --_error: var(--pg-color-error, #fca5a5);
+      --_success: var(--pg-color-success, #86efac);
+      color-scheme: dark;
+    }
+  }
+  :host([hidden]) {
+    display: none !important;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: inherit;
+  }
+  button {
+    font: inherit;
+    min-height: 2.75rem;
+    border-radius: var(--_radius);
+    padding: 0.5rem 1rem;
+    cursor: pointer;
+    border: 1px solid var(--_primary);
+    background: var(--_primary);
+    color: var(--_on-primary);
+  }
+  button.secondary {
+    background: transparent;
+    color: var(--_primary);
+  }
+  button:disabled {
+    opacity: 0.6;
+    cursor: progress;
+  }
+  button:focus-visible,
+  input:focus-visible {
+    outline: none;
+    box-shadow: var(--_focus);
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+`;

@@ -1,0 +1,37 @@
+import { fileURLToPath } from 'node:url';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { commonJsPlugin } from './test-support/commonjs-plugin.mjs';
+import { backendPlugin } from './test-support/backend-plugin.mjs';
+
+const tsconfig = fileURLToPath(new URL('./tsconfig.json', import.meta.url));
+
+export default {
+  rootDir: fileURLToPath(new URL('../..', import.meta.url)),
+  files: [fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url))],
+  nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
+  concurrency: 2,
+  testFramework: { config: { timeout: 20000 } },
+  testsFinishTimeout: 180000,
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+          '--headless=new',
+        ],
+      },
+    }),
+  ],
+  plugins: [
+    commonJsPlugin(['credit-card-type']),
+    esbuildPlugin({ ts: true, tsconfig }),
+    backendPlugin(),
+  ],
+};
