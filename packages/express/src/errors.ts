@@ -1,0 +1,40 @@
+/** Stable codes of the browser API's `{ success: false, message, code }` answers. */
+export type CheckoutErrorCode =
+  | 'invalid_request'
+  | 'invalid_json'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'card_declined'
+  | 'authentication_failed'
+  | 'rate_limited'
+  | 'forbidden_origin'
+  | 'not_found'
+  | 'conflict'
+  | 'method_not_enabled'
+  | 'gateway_unavailable'
+  | 'gateway_timeout'
+  | 'webhook_invalid'
+  | 'internal_error';
+
+/**
+ * An error that becomes a JSON answer with its own status, code and shopper-readable message.
+ * Merchant hooks (for example `resolveOrder`) may throw one to refuse a request with a 4xx.
+ */
+export class CheckoutError extends Error {
+  override readonly name = 'CheckoutError';
+  readonly status: number;
+  readonly code: CheckoutErrorCode | (string & {});
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: CheckoutErrorCode | (string & {}),
+    message: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}

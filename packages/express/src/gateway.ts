@@ -1,0 +1,120 @@
+/**
+ * The part of `@pg-checkout/node`'s `GatewayClient` the middleware calls. A real client fits it;
+ * so does a test double. Shapes follow docs/contracts.md.
+ */
+export interface CallOptions {
+  forwardedFor?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ThreeDSecureV1 {
+  acsUrl: string;
+  transactionId: string;
+  paReq: string;
+}
+
+export interface ThreeDSecureV2 {
+  tdsMethodContent: string | null;
+  txId: string | null;
+  transactionId: string;
+  sessionData: string | null;
+  acsUrl: string | null;
+  creq: string | null;
+}
+
+export type PaymentOutcome =
+  | {
+      kind: 'approved';
+      reference: string;
+      transactionDate?: string;
+      message?: string;
+      originalErrorCode?: string;
+    }
+  | { kind: '3ds-v1'; reference: string; threeDSecure: ThreeDSecureV1 }
+  | { kind: '3ds-v2-method'; reference: string; threeDSecureV2: ThreeDSecureV2 }
+  | { kind: '3ds-v2-challenge'; reference: string; threeDSecureV2: ThreeDSecureV2 };
+
+export interface ConfirmOutcome {
+  kind: 'approved';
+  reference?: string;
+  message?: string;
+  originalErrorCode?: string;
+}
+
+/** Transaction lookup record (the fields the middleware reads). */
+export interface LookupRecord {
+  reference: string;
+  amount: number;
+  currency: string;
+  status: string;
+  pending?: boolean;
+}
+
+export interface CardInput {
+  number: string;
+  cardHolder: string;
+  expiryMonth: number;
+  expiryYear: number;
+  cvv: string;
+  type: 'visa' | 'mastercard' | 'diners' | 'amex';
+}
+
+export interface Consumer {
+  name?: string;
+  surname?: string;
+  email?: string;
+  mobile?: string;
+  consumerAddress?: { addressLineOne?: string; city?: string; postCode?: string; country?: string };
+}
+
+export interface RedirectUrls {
+  success: string;
+  cancel: string;
+  error: string;
+  notify?: string;
+}
+
+export interface TransactionInput {
+  reference: string;
+  currency: string;
+  amount: number;
+}
+
+export interface CheckoutGateway {
+  payments: {
+    create(request: Record<string, unknown>, options?: CallOptions): Promise<PaymentOutcome>;
+    confirm3dsV1(reference: string, paRes: string, options?: CallOptions): Promise<ConfirmOutcome>;
+    confirm3dsV2(reference: string, cres: string, options?: CallOptions): Promise<ConfirmOutcome>;
+    confirmStep2(
+      reference: string,
+      ids: { txId: string; transactionId: string },
+      options?: CallOptions,
+    ): Promise<PaymentOutcome>;
+  };
+  lookups: { payment(reference: string, options?: CallOptions): Promise<LookupRecord> };
+  foreign: {
+    create(
+      request: Record<string, unknown>,
+      options?: CallOptions,
+    ): Promise<{ reference: string; redirectUrl: string }>;
+  };
+  redirects: {
+    create(
+      request: Record<string, unknown>,
+      options?: CallOptions,
+    ): Promise<{ reference: string; redirectUrl: string }>;
+    createEft(
+      request: Record<string, unknown>,
+      options?: CallOptions,
+    ): Promise<{ reference: string; redirectUrl: string }>;
+  };
+  cards: {
+    register(request: { creditCard: CardInput }, options?: CallOptions): Promise<{ token: string }>;
+    unregister(request: { token: string }, options?: CallOptions): Promise<unknown>;
+  };
+  reconcile(
+    merchantReference: string,
+    options?: CallOptions,
+  ): Promise<{ found: false } | { found: true; record: LookupRecord }>;
+}

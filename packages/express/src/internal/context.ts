@@ -1,0 +1,52 @@
+import type { CheckoutGateway } from '../gateway.js';
+import type { CheckoutLogger } from '../logger.js';
+import { redactingLogger, stderrLogger } from '../logger.js';
+import type { CheckoutOptions, PaymentMethodName } from '../options.js';
+import { MemoryStore } from '../stores/memory.js';
+import type { CheckoutStore } from '../stores/store.js';
+import { createGatewayClient } from './client.js';
+
+/** The validated options with every default filled in, shared by the routes. */
+export interface Context {
+  options: CheckoutOptions;
+  store: CheckoutStore;
+  logger: CheckoutLogger;
+  gateway: () => Promise<CheckoutGateway>;
+  publicUrl: string;
+  publicOrigin: string;
+  methods: PaymentMethodName[];
+  webhookSecret: string | undefined;
+  sessionTtlMs: number;
+  recordTtlMs: number;
+  rateLimit: false | { windowMs: number; perIp: number; perShopper: number };
+}
+
+export function createContext(options: CheckoutOptions): Context {
+  const publicUrl = options.publicUrl.replace(/\/+$/, '');
+  const gatewayOption = options.gateway;
+  let client: Promise<CheckoutGateway> | undefined;
+  const credentials = 'payments' in gatewayOption ? undefined : gatewayOption;
+  return {
+    options,
+    store: options.store ?? new MemoryStore(),
+    logger: redactingLogger(options.logger ?? stderrLogger),
+    gateway: () =>
+      (client ??= credentials
+        ? createGatewayClient(credentials, options.environment ?? 'development')
+        : Promise.resolve(gatewayOption as CheckoutGateway)),
+    publicUrl,
+    publicOrigin: new URL(publicUrl).origin,
+    methods: options.methods ?? ['card'],
+    webhookSecret: options.webhookSecret ?? credentials?.secret,
+    sessionTtlMs: options.sessionTtlMs ?? 30 * 60_000,
+    recordTtlMs: 24 * 60 * 60_000,
+    rateLimit:
+      options.rateLimit === false
+        ? false
+        : {
+            windowMs: options.rateLimit?.windowMs ?? 60_000,
+            perIp: options.rateLimit?.perIp ?? 20,
+            perShopper: options.rateLimit?.perShopper ?? 10,
+          },
+  };
+}

@@ -1,0 +1,78 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { CheckoutError } from '../errors.js';
+import type { Context } from './context.js';
+
+/** Lets async handlers reject into Express's error handler (Express 4 does not do it itself). */
+export function asyncRoute(
+  handler: (req: Request, res: Response) => Promise<void>,
+): RequestHandler {
+  return (req, res, next) => {
+    handler(req, res).catch(next);
+  };
+}
+
+function requestOrigin(req: Request): string | undefined {
+  const origin = req.get('origin');
+  if (origin && origin !== 'null') return origin;
+  const referer = req.get('referer');
+  return referer && URL.canParse(referer) ? new URL(referer).origin : undefined;
+}
+
+/** The page origin a state-changing call came from, once checked against the allowed origins. */
+export function checkedOrigin(ctx: Context, req: Request): string {
+  const origin = requestOrigin(req);
+  const allowed = ctx.options.allowedOrigins?.map((o) => new URL(o).origin) ?? [
+    `${req.protocol}://${req.get('host') ?? ''}`,
+    ctx.publicOrigin,
+  ];
+  if (!origin || !allowed.includes(origin)) {
+    throw new CheckoutError(
+      403,
+      'forbidden_origin',
+      'This request did not come from the shop’s checkout page.',
+    );
+  }
+  return origin;
+}
+
+/** CSRF guard for state-changing browser routes. */
+export function originGuard(ctx: Context): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    try {
+      scratch(req).pageOrigin = checkedOrigin(ctx, req);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/** Per-request scratch space typed for this package. */
+export function scratch(req: Request): { pageOrigin?: string } {
+  const holder = req as Request & { pgCheckout?: { pageOrigin?: string } };
+  return (holder.pgCheckout ??= {});
+}
+
+/** Fixed-window counter over the store; throws 429 once `limit` is passed within the window. */
+export async function enforceLimit(
+  ctx: Context,
+  bucket: string,
+  limit: number,
+  windowMs: number,
+): Promise<void> {
+  const now = Date.now();
+  const window = Math.floor(now / windowMs);
+  const count = await ctx.store.increment(`rl:${bucket}:${window}`, windowMs);
+  if (count > limit) {
+    const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000));
+    ctx.logger.warn('payment rate limit hit', { bucket: bucket.split(':')[0] });
+    throw new CheckoutError(
+      429,
+      'rate_limited',
+      'Too many payment attempts. Please wait a moment and try again.',
+      {
+        'Retry-After': String(retryAfter),
+      },
+    );
+  }
+}

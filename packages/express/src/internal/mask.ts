@@ -1,0 +1,35 @@
+// Runs of 12-19 digits, optionally split by spaces or dashes: anything that may be a card number.
+const PAN_LIKE = /\b(?:\d[ -]?){11,18}\d\b/g;
+const PAN_KEYS = /^(number|cardnumber|card_number|pan|accountnumber)$/i;
+const SECRET_KEYS =
+  /^(cvv|cvc|cvv2|cvc2|csc|securitycode|security_code|secret|password|x-signature|authorization)$/i;
+
+/** `4111111111111111` -> `411111XXXXXX1111`; too-short input is fully masked. */
+export function maskPan(number: string): string {
+  const digits = number.replace(/\D/g, '');
+  if (digits.length < 12) return 'X'.repeat(digits.length);
+  return digits.slice(0, 6) + 'X'.repeat(digits.length - 10) + digits.slice(-4);
+}
+
+/** Masks anything in free text that looks like a card number. */
+export function redactText(text: string): string {
+  return text.replace(PAN_LIKE, (match) => maskPan(match));
+}
+
+/** A deep copy with card numbers masked and CVVs and secrets removed, safe to log. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) {
+    return { name: value.name, message: redactText(value.message) };
+  }
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (SECRET_KEYS.test(key)) out[key] = '[redacted]';
+    else if (PAN_KEYS.test(key) && (typeof item === 'string' || typeof item === 'number'))
+      out[key] = maskPan(String(item));
+    else out[key] = redact(item, depth + 1);
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+import type { LookupRecord, PaymentOutcome } from '../gateway.js';
+import type { PaymentState } from '../payment-state.js';
+import type { Context } from './context.js';
+import type { GatewayFailure } from './gateway-errors.js';
+import type { PaymentRecord } from './records.js';
+
+const APPROVED = 'Payment approved.';
+const PENDING = 'Your payment is being processed. We will confirm it shortly.';
+
+/** Turns a create or Step 2 outcome into the browser's state and the record's 3-D Secure ids. */
+export function stateFromOutcome(
+  ctx: Context,
+  outcome: PaymentOutcome,
+  session: string,
+): { state: PaymentState; threeDS?: PaymentRecord['threeDS'] } {
+  const { reference } = outcome;
+  if (outcome.kind === 'approved') {
+    return {
+      state: { success: true, status: 'approved', reference, message: outcome.message || APPROVED },
+    };
+  }
+  if (outcome.kind === '3ds-v1') {
+    const { acsUrl, transactionId, paReq } = outcome.threeDSecure;
+    return {
+      state: {
+        success: true,
+        status: 'authenticating',
+        reference,
+        threeDS: {
+          version: 1,
+          acsUrl,
+          paReq,
+          md: transactionId,
+          termUrl: `${ctx.publicUrl}/3ds/${session}/term`,
+        },
+      },
+      threeDS: { version: 1, transactionId },
+    };
+  }
+  const v2 = outcome.threeDSecureV2;
+  if (outcome.kind === '3ds-v2-method') {
+    return {
+      state: {
+        success: true,
+        status: 'authenticating',
+        reference,
+        threeDS: {
+          version: 2,
+          step: 'method',
+          methodUrl: `${ctx.publicUrl}/3ds/${session}/method`,
+          tdsMethodContent: v2.tdsMethodContent ?? '',
+          txId: v2.txId ?? '',
+          transactionId: v2.transactionId,
+          confirmUrl: `${ctx.publicUrl}/payments/${encodeURIComponent(reference)}/3dsv2/confirm`,
+        },
+      },
+      threeDS: {
+        version: 2,
+        transactionId: v2.transactionId,
+        txId: v2.txId ?? '',
+        tdsMethodContent: v2.tdsMethodContent ?? '',
+      },
+    };
+  }
+  return {
+    state: {
+      success: true,
+      status: 'authenticating',
+      reference,
+      threeDS: {
+        version: 2,
+        step: 'challenge',
+        acsUrl: v2.acsUrl ?? '',
+        creq: v2.creq ?? '',
+        threeDSSessionData: v2.sessionData ?? '',
+        transactionId: v2.transactionId,
+      },
+    },
+    threeDS: { version: 2, transactionId: v2.transactionId, sessionData: v2.sessionData ?? '' },
+  };
+}
+
+/** A definitive refusal from the gateway as the browser's state. */
+export function stateFromFailure(
+  failure: Extract<GatewayFailure, { kind: 'declined' | 'authentication_failed' }>,
+  reference: string | undefined,
+): PaymentState {
+  return {
+    success: false,
+    status: 'declined',
+    ...(reference ? { reference } : {}),
+    message: failure.message,
+    code: failure.kind === 'declined' ? 'card_declined' : 'authentication_failed',
+    ...(failure.originalErrorCode ? { originalErrorCode: failure.originalErrorCode } : {}),
+  };
+}
+
+/** The gateway's lookup record as the browser's state; `undefined` while 3-D Secure is still open. */
+export function stateFromLookup(record: LookupRecord): PaymentState | undefined {
+  const { reference } = record;
+  switch (record.status) {
+    case 'SETTLED':
+    case 'AUTHORIZED':
+      return { success: true, status: 'approved', reference, message: APPROVED };
+    case 'NEW':
+      return { success: true, status: 'pending', reference, message: PENDING };
+    case 'THREE_D_SECURE':
+      return undefined;
+    default:
+      return {
+        success: false,
+        status: 'declined',
+        reference,
+        message: 'The payment was not completed. Please try again or use another card.',
+        code: 'card_declined',
+      };
+  }
+}
+
+export const pendingState = (reference: string): PaymentState => ({
+  success: true,
+  status: 'pending',
+  reference,
+  message: PENDING,
+});
+
+/** Runs the merchant's lifecycle hook for a state, once per payment and status across instances. */
+export async function emitLifecycle(ctx: Context, record: PaymentRecord): Promise<void> {
+  const { state } = record;
+  const hook =
+    state.status === 'approved'
+      ? ctx.options.onPaymentCompleted
+      : state.status === 'pending'
+        ? ctx.options.onPaymentPending
+        : state.status === 'declined' || state.status === 'failed'
+          ? ctx.options.onPaymentFailed
+          : undefined;
+  if (!hook) return;
+  if (
+    !(await ctx.store.setIfAbsent(`hook:${record.reference}:${state.status}`, '1', ctx.recordTtlMs))
+  )
+    return;
+  try {
+    await hook({
+      reference: record.reference,
+      merchantReference: record.merchantReference,
+      orderReference: record.orderReference,
+      amount: record.amount,
+      currency: record.currency,
+      state,
+    });
+  } catch (error) {
+    ctx.logger.error('payment lifecycle hook threw', {
+      reference: record.reference,
+      status: state.status,
+      error,
+    });
+  }
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { CheckoutError } from '../errors.js';
+import type { CheckoutOrder } from '../options.js';
+
+const digits = (min: number, max: number) =>
+  z
+    .string()
+    .transform((v) => v.replace(/[\s-]/g, ''))
+    .pipe(z.string().regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${min} to ${max} digits`));
+
+export const RawCardSchema = z.object({
+  number: digits(12, 19),
+  cardHolder: z.string().trim().min(1, 'is required').max(100),
+  expiryMonth: z.number().int().min(1).max(12),
+  expiryYear: z.number().int().min(2000).max(2100),
+  cvv: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
+  type: z.enum(['visa', 'mastercard', 'diners', 'amex']),
+});
+
+export const TokenCardSchema = z.strictObject({ token: z.string().min(1).max(200) });
+
+// Unknown keys (amount, currency, reference...) are dropped: the browser never sets money.
+export const CreatePaymentBody = z.object({
+  card: z.union([TokenCardSchema, RawCardSchema], {
+    error: 'must be card details or a saved-card token',
+  }),
+  screenWidth: z.number().int().min(1).max(100_000),
+  screenHeight: z.number().int().min(1).max(100_000),
+  saveCard: z.boolean().optional(),
+});
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const ConsumerSchema = z.object({
+  name: text(100).optional(),
+  surname: text(100).optional(),
+  email: z.email().max(200).optional(),
+  mobile: z
+    .string()
+    .regex(/^\+?\d{6,20}$/, 'must be an international phone number')
+    .optional(),
+  consumerAddress: z
+    .object({
+      addressLineOne: text(200).optional(),
+      city: text(100).optional(),
+      postCode: text(20).optional(),
+      country: z
+        .string()
+        .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')
+        .optional(),
+    })
+    .optional(),
+});
+
+export const RedirectBody = z.object({ consumer: ConsumerSchema.optional() });
+
+export const AddCardBody = z.object({ card: RawCardSchema });
+
+const OrderSchema = z.object({
+  amount: z.number().int().positive(),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter currency code'),
+  reference: z
+    .string()
+    .min(1)
+    .max(80)
+    .regex(/^[A-Za-z0-9._:-]+$/, 'may use letters, digits and . _ : - only'),
+  subscription: z
+    .object({
+      reference: z.string().min(1).max(99),
+      interval: z.string().optional(),
+      trialDays: z.number().int().min(0).optional(),
+      firstname: z.string().optional(),
+      lastname: z.string().optional(),
+      email: z.string().optional(),
+    })
+    .optional(),
+  affiliateMerchantId: z.number().int().positive().optional(),
+  consumer: ConsumerSchema.optional(),
+});
+
+/** Parses the browser's body or throws a 400 naming the field (never echoing its value). */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.length ? issue.path.join('.') : 'body';
+  throw new CheckoutError(400, 'invalid_request', `Invalid ${field}: ${issue.message}.`);
+}
+
+/** Checks what the merchant's `resolveOrder` returned; a broken order is the merchant's bug, not the shopper's. */
+export function parseOrder(order: unknown): CheckoutOrder {
+  const parsed = OrderSchema.safeParse(order);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new Error(
+    `resolveOrder returned an invalid order: ${issue.path.join('.') || 'order'} ${issue.message}`,
+  );
+}

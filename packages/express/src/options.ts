@@ -1,0 +1,97 @@
+import type { Request } from 'express';
+import type { CheckoutStore } from './stores/store.js';
+import type { CheckoutGateway, Consumer, RedirectUrls } from './gateway.js';
+import type { CheckoutLogger } from './logger.js';
+import type { PaymentState } from './payment-state.js';
+
+/** What `resolveOrder(req)` answers: the money side of a payment, decided on the server only. */
+export interface CheckoutOrder {
+  /** Integer cents, > 0. */
+  amount: number;
+  /** ISO currency code, e.g. `'ZAR'`. Card payments are ZAR; other currencies use the hosted page. */
+  currency: string;
+  /** The merchant's order reference (max 80 characters; an attempt suffix is appended per try). */
+  reference: string;
+  subscription?: {
+    reference: string;
+    interval?: string;
+    trialDays?: number;
+    firstname?: string;
+    lastname?: string;
+    email?: string;
+  };
+  affiliateMerchantId?: number;
+  consumer?: Consumer;
+}
+
+/** Gateway credentials, when the middleware should build its own client. */
+export interface GatewayCredentials {
+  token: string;
+  secret: string;
+  /** Base URL of the gateway (e.g. the sandbox's). Default: the `environment`'s named URL. */
+  baseUrl?: string;
+  /** Client timeout per call. Default `30_000`. */
+  timeoutMs?: number;
+}
+
+export type PaymentMethodName = 'card' | 'hosted' | 'eft' | 'redirect';
+
+/** A payment that reached a final or pending state, as handed to lifecycle hooks. */
+export interface PaymentEvent {
+  reference: string;
+  merchantReference: string;
+  orderReference: string;
+  amount: number;
+  currency: string;
+  state: PaymentState;
+}
+
+export type WebhookEvent =
+  | {
+      type: 'payment';
+      payload: Record<string, unknown> & { paymentReference: string; status: string };
+    }
+  | { type: 'payout'; payload: Record<string, unknown> & { payoutId: number } };
+
+/** Options of `createCheckout()`. */
+export interface CheckoutOptions {
+  /** A `GatewayClient` from `@pg-checkout/node`, or credentials to build one. Required. */
+  gateway: CheckoutGateway | GatewayCredentials;
+  /** Secret for webhook hashes. Default: `gateway.secret` when credentials are given; required otherwise if webhooks are used. */
+  webhookSecret?: string;
+  /** Absolute URL where this router is mounted (e.g. `https://shop.example/checkout`); used for callbackUrl, TermUrl, notify. Required; https in production. */
+  publicUrl: string;
+  /** The order for this request: amount, currency, reference. Required. The browser never sets money. */
+  resolveOrder: (req: Request) => CheckoutOrder | Promise<CheckoutOrder>;
+  /** Origins allowed to call the state-changing routes. Default: the request's own origin and `publicUrl`'s. */
+  allowedOrigins?: string[];
+  /** Where sessions, attempts, de-duplication and limits live. Default: a `MemoryStore` (one instance only). */
+  store?: CheckoutStore;
+  /** Payment-creation limits per client IP and per shopper, or `false`. Default `{ windowMs: 60_000, perIp: 20, perShopper: 10 }`. */
+  rateLimit?: false | { windowMs?: number; perIp?: number; perShopper?: number };
+  /** Saved cards, enabled when given. `shopperId` answers who is signed in (undefined: nobody). */
+  savedCards?: {
+    shopperId: (req: Request) => string | undefined | Promise<string | undefined>;
+    /** Whether this shopper may store a card. Default: any identified shopper. */
+    maySaveCard?: (req: Request) => boolean | Promise<boolean>;
+  };
+  /** Payment methods offered. Default `['card']`. */
+  methods?: PaymentMethodName[];
+  /** Where the hosted page, redirect and EFT send the shopper back. Required when `methods` has any of them. */
+  redirectUrls?: Omit<RedirectUrls, 'notify'>;
+  /** Capture card payments at once. Default `true`. */
+  autoExecute?: boolean;
+  onPaymentCompleted?: (event: PaymentEvent) => void | Promise<void>;
+  onPaymentFailed?: (event: PaymentEvent) => void | Promise<void>;
+  onPaymentPending?: (event: PaymentEvent) => void | Promise<void>;
+  /** A verified, de-duplicated webhook. Throwing makes the route answer 5xx so the gateway retries. */
+  onWebhook?: (event: WebhookEvent) => void | Promise<void>;
+  /** Where log lines go; card data is redacted first. Default: warnings and errors to stderr. */
+  logger?: CheckoutLogger;
+  /** Default: `'production'` when `NODE_ENV` is `production`, else `'development'`. */
+  environment?: 'production' | 'development';
+  /** Largest JSON body accepted. Default `'16kb'`. */
+  bodyLimit?: string | number;
+  /** Lifetime of a 3-D Secure session. Default `1_800_000` (30 minutes). */
+  sessionTtlMs?: number;
+}

@@ -1,0 +1,42 @@
+/** What the browser needs to run the next 3-D Secure step. */
+export type ThreeDSAction =
+  | {
+      version: 2;
+      step: 'method';
+      methodUrl: string;
+      tdsMethodContent: string;
+      txId: string;
+      transactionId: string;
+      confirmUrl: string;
+    }
+  | {
+      version: 2;
+      step: 'challenge';
+      acsUrl: string;
+      creq: string;
+      threeDSSessionData: string;
+      transactionId: string;
+    }
+  | { version: 1; acsUrl: string; paReq: string; md: string; termUrl: string };
+
+/** What payment create, Step 2 confirm and status answer (docs/contracts.md). */
+export type PaymentState =
+  | { success: true; status: 'approved'; reference: string; message: string }
+  | { success: true; status: 'pending'; reference: string; message: string }
+  | { success: true; status: 'authenticating'; reference: string; threeDS: ThreeDSAction }
+  | {
+      success: false;
+      status: 'declined';
+      reference?: string;
+      message: string;
+      code: string;
+      originalErrorCode?: string;
+    }
+  | { success: false; status: 'failed'; reference?: string; message: string; code: string };
+
+/** HTTP status for a state: 200 while it can still succeed, 402 for a refusal, 502/504 for gateway trouble. */
+export function httpStatusOf(state: PaymentState): number {
+  if (state.success) return 200;
+  if (state.status === 'declined') return 402;
+  return state.code === 'gateway_timeout' ? 504 : 502;
+}
