@@ -1,0 +1,119 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { createCheckout, type CheckoutOptions } from '../../src/index.js';
+import { FakeGateway } from './fake-gateway.js';
+
+export const SHOP_ORIGIN = 'https://shop.test';
+
+export interface TestApp {
+  url: string;
+  gateway: FakeGateway;
+  close(): Promise<void>;
+  /** JSON call from the shop's page (Origin set) unless `origin: null`. */
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    init?: { origin?: string | null; headers?: Record<string, string>; raw?: string },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+export const order = { amount: 12_345, currency: 'ZAR', reference: 'order-1001' };
+let orderCounter = 1000;
+
+export async function startApp(
+  overrides: Partial<CheckoutOptions> = {},
+  gateway = new FakeGateway(),
+): Promise<TestApp> {
+  const app = express();
+  app.set('trust proxy', 'loopback');
+  const logs: unknown[] = [];
+  app.use(
+    '/checkout',
+    createCheckout({
+      gateway,
+      publicUrl: 'https://shop.test/checkout',
+      allowedOrigins: [SHOP_ORIGIN],
+      // Each request is its own order unless a test pins one with x-test-order.
+      resolveOrder: (req) => ({
+        ...order,
+        reference: req.get('x-test-order') ?? `order-${++orderCounter}`,
+      }),
+      rateLimit: false,
+      logger: {
+        info: (...a) => logs.push(a),
+        warn: (...a) => logs.push(a),
+        error: (...a) => logs.push(a),
+      },
+      ...overrides,
+    }),
+  );
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/checkout`;
+  return {
+    url,
+    gateway,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+    async call(method, path, body, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      if (init.origin !== null) headers.origin = init.origin ?? SHOP_ORIGIN;
+      if (body !== undefined || init.raw !== undefined)
+        headers['content-type'] ??= 'application/json';
+      const response = await fetch(url + path, {
+        method,
+        headers,
+        body: init.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // HTML pages stay text.
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+  };
+}
+
+export const card = (number: string, extra: Record<string, unknown> = {}) => ({
+  card: {
+    number,
+    cardHolder: 'Test Shopper',
+    expiryMonth: 12,
+    expiryYear: 2031,
+    cvv: '123',
+    type: 'visa',
+    ...extra,
+  },
+  screenWidth: 1280,
+  screenHeight: 800,
+});
+
+/** The bank's form post to a 3-D Secure callback or TermUrl. */
+export async function bankPost(
+  url: string,
+  form: Record<string, string>,
+): Promise<{ status: number; html: string; csp: string | null }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+  return {
+    status: response.status,
+    html: await response.text(),
+    csp: response.headers.get('content-security-policy'),
+  };
+}
+
+/** The middleware's public URL points at https://shop.test; tests reach it on the local server instead. */
+export function local(app: TestApp, publicUrl: string): string {
+  return publicUrl.replace('https://shop.test/checkout', app.url);
+}

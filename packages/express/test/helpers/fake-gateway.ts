@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import type { CheckoutGateway, LookupRecord, PaymentOutcome } from '../../src/index.js';
+
+// Error classes named like @pg-checkout/node's, which the middleware recognizes by class name.
+export class GatewayError extends Error {
+  code: number | undefined;
+  originalErrorCode: string | undefined;
+  statusCode: number | undefined;
+  reference: string | undefined;
+  constructor(
+    message: string,
+    fields: {
+      code?: number;
+      originalErrorCode?: string;
+      statusCode?: number;
+      reference?: string;
+    } = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+    Object.assign(this, fields);
+  }
+}
+export class CardDeclinedError extends GatewayError {}
+export class ThreeDSecureFailedError extends GatewayError {}
+export class GatewayTimeoutError extends GatewayError {}
+export class GatewayConnectionError extends GatewayError {}
+
+interface Txn {
+  reference: string;
+  merchantReference: string;
+  amount: number;
+  currency: string;
+  status: string;
+  number: string;
+  step2?: 'approve' | 'challenge' | 'fail';
+}
+
+/**
+ * In-process stand-in for the gateway client, with the sandbox's card behaviours; used where a test
+ * must control a fault precisely (e.g. "processed, then timed out").
+ */
+export class FakeGateway implements CheckoutGateway {
+  readonly txns = new Map<string, Txn>();
+  readonly calls: string[] = [];
+  /** Next create call: `'processed'` records the payment then times out; `'lost'` times out before. */
+  createFault: 'processed' | 'lost' | undefined;
+  /** Every reconcile throws while true (the gateway still unreachable). */
+  reconcileDown = false;
+  readonly vault = new Map<string, string>();
+
+  payments = {
+    create: async (request: Record<string, unknown>): Promise<PaymentOutcome> => {
+      this.calls.push('create');
+      this.lastCreate = request;
+      const fault = this.createFault;
+      this.createFault = undefined;
+      if (fault === 'lost') throw new GatewayTimeoutError('timed out');
+      const card = request.creditCard as { number?: string; token?: string };
+      const number = card.number ?? this.vault.get(card.token ?? '') ?? '';
+      const transaction = request.transaction as {
+        reference: string;
+        amount: number;
+        currency: string;
+      };
+      const reference = `pg-${randomUUID()}`;
+      const txn: Txn = {
+        reference,
+        merchantReference: transaction.reference,
+        amount: transaction.amount,
+        currency: transaction.currency,
+        status: 'THREE_D_SECURE',
+        number,
+      };
+      this.txns.set(reference, txn);
+      const outcome = this.#outcome(txn);
+      if (fault === 'processed') throw new GatewayTimeoutError('timed out');
+      return outcome;
+    },
+    confirm3dsV1: async (reference: string, paRes: string) =>
+      this.#confirm('confirm3dsV1', reference, paRes),
+    confirm3dsV2: async (reference: string, cres: string) =>
+      this.#confirm('confirm3dsV2', reference, cres),
+    confirmStep2: async (
+      reference: string,
+      ids: { txId: string; transactionId: string },
+    ): Promise<PaymentOutcome> => {
+      this.calls.push('confirmStep2');
+      const txn = this.#txn(reference);
+      if (ids.txId !== `txid-${reference}`) throw new GatewayError('bad txId', { code: -1 });
+      if (txn.step2 === 'approve') {
+        txn.status = 'SETTLED';
+        return { kind: 'approved', reference, message: 'Approved' };
+      }
+      if (txn.step2 === 'fail') {
+        txn.status = 'FAILED';
+        throw new ThreeDSecureFailedError('Authentication failed.', {
+          code: 3,
+          originalErrorCode: 'fin006',
+          reference,
+        });
+      }
+      return { kind: '3ds-v2-challenge', reference, threeDSecureV2: this.#challenge(reference) };
+    },
+  };
+
+  lookups = {
+    payment: async (reference: string): Promise<LookupRecord> => {
+      this.calls.push('lookup');
+      const txn = this.#txn(reference);
+      return { reference, amount: txn.amount, currency: txn.currency, status: txn.status };
+    },
+  };
+
+  foreign = {
+    create: async (request: Record<string, unknown>) => this.#redirect('foreign', request),
+  };
+  redirects = {
+    create: async (request: Record<string, unknown>) => this.#redirect('redirect', request),
+    createEft: async (request: Record<string, unknown>) => this.#redirect('eft', request),
+  };
+  cards = {
+    register: async (request: { creditCard: { number: string } }) => {
+      const token = `tok-${randomUUID()}`;
+      this.vault.set(token, request.creditCard.number);
+      return { token };
+    },
+    unregister: async (request: { token: string }) => {
+      this.vault.delete(request.token);
+      return { success: true };
+    },
+  };
+
+  lastRedirect: Record<string, unknown> | undefined;
+  lastCreate: Record<string, unknown> | undefined;
+
+  async reconcile(merchantReference: string) {
+    this.calls.push('reconcile');
+    if (this.reconcileDown) throw new GatewayConnectionError('connection refused');
+    for (const txn of this.txns.values()) {
+      if (txn.merchantReference === merchantReference) {
+        return {
+          found: true as const,
+          record: {
+            reference: txn.reference,
+            amount: txn.amount,
+            currency: txn.currency,
+            status: txn.status,
+          },
+        };
+      }
+    }
+    return { found: false as const };
+  }
+
+  /** Payments that were charged (approved), for "none made twice" checks. */
+  charged(): Txn[] {
+    return [...this.txns.values()].filter((t) => t.status === 'SETTLED');
+  }
+
+  #txn(reference: string): Txn {
+    const txn = this.txns.get(reference);
+    if (!txn) throw new GatewayError('Transaction not found', { code: -1, statusCode: 404 });
+    return txn;
+  }
+
+  #challenge(reference: string) {
+    return {
+      tdsMethodContent: null,
+      txId: null,
+      transactionId: `tx-${reference}`,
+      sessionData: `sd-${reference}`,
+      acsUrl: 'https://acs.bank.test/challenge',
+      creq: 'Y3JlcQ',
+    };
+  }
+
+  #outcome(txn: Txn): PaymentOutcome {
+    const { reference } = txn;
+    switch (txn.number) {
+      case '4000000000000002':
+        txn.status = 'FAILED';
+        throw new CardDeclinedError('Declined by the issuer.', {
+          code: -1,
+          originalErrorCode: 'fin005',
+          reference,
+        });
+      case '4000000000003097':
+        return {
+          kind: '3ds-v1',
+          reference,
+          threeDSecure: {
+            acsUrl: 'https://acs.bank.test/v1',
+            transactionId: `md-${reference}`,
+            paReq: 'cGFyZXE',
+          },
+        };
+      case '4000000000003055':
+        return { kind: '3ds-v2-challenge', reference, threeDSecureV2: this.#challenge(reference) };
+      case '4000000000003063':
+      case '4000000000003220':
+      case '4000000000000127':
+        txn.step2 =
+          txn.number === '4000000000003220'
+            ? 'approve'
+            : txn.number === '4000000000000127'
+              ? 'fail'
+              : 'challenge';
+        return {
+          kind: '3ds-v2-method',
+          reference,
+          threeDSecureV2: {
+            tdsMethodContent: `<iframe name="m" style="display:none"></iframe><form id="f" target="m" method="post" action="https://acs.bank.test/method"><input type="hidden" name="threeDSMethodData" value="abc"></form><script>document.getElementById('f').submit();</script>`,
+            txId: `txid-${reference}`,
+            transactionId: `tx-${reference}`,
+            sessionData: null,
+            acsUrl: null,
+            creq: null,
+          },
+        };
+      default:
+        txn.status = 'SETTLED';
+        return { kind: 'approved', reference, message: 'Approved' };
+    }
+  }
+
+  async #confirm(name: string, reference: string, proof: string) {
+    this.calls.push(name);
+    const txn = this.#txn(reference);
+    if (txn.status !== 'THREE_D_SECURE')
+      throw new GatewayError('Transaction already confirmed', { code: -1 });
+    if (proof !== 'good-proof') {
+      txn.status = 'FAILED';
+      throw new ThreeDSecureFailedError('Authentication failed.', {
+        code: 3,
+        originalErrorCode: 'fin006',
+        reference,
+      });
+    }
+    txn.status = 'SETTLED';
+    return { kind: 'approved' as const, reference, message: 'Approved' };
+  }
+
+  #redirect(kind: string, request: Record<string, unknown>) {
+    this.calls.push(kind);
+    this.lastRedirect = request;
+    const transaction = request.transaction as {
+      reference: string;
+      amount: number;
+      currency: string;
+    };
+    const reference = `pg-${randomUUID()}`;
+    this.txns.set(reference, {
+      reference,
+      merchantReference: transaction.reference,
+      amount: transaction.amount,
+      currency: transaction.currency,
+      status: 'NEW',
+      number: '',
+    });
+    return { reference, redirectUrl: `https://pay.gateway.test/${kind}/${reference}` };
+  }
+}
