@@ -8,7 +8,13 @@ export type {
   WebhookEvent,
 } from './options.js';
 export type { PaymentState, ThreeDSAction } from './payment-state.js';
-export type { CheckoutGateway } from './gateway.js';
+export type {
+  CheckoutGateway,
+  PaymentOutcome,
+  ConfirmOutcome,
+  LookupRecord,
+  CallOptions,
+} from './gateway.js';
 export { CheckoutError, type CheckoutErrorCode } from './errors.js';
 export { type CheckoutLogger, stderrLogger } from './logger.js';
 export type { CheckoutStore } from './stores/store.js';

@@ -4,6 +4,10 @@ import express from 'express';
 import { createCheckout, type CheckoutOptions } from '../../src/index.js';
 import { FakeGateway } from './fake-gateway.js';
 
+// Tests read many answer shapes; `any` keeps assertions short.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Answer = any;
+
 export const SHOP_ORIGIN = 'https://shop.test';
 
 export interface TestApp {
@@ -11,14 +15,12 @@ export interface TestApp {
   gateway: FakeGateway;
   close(): Promise<void>;
   /** JSON call from the shop's page (Origin set) unless `origin: null`. */
-  // Tests read many answer shapes; `any` keeps assertions short.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   call(
     method: string,
     path: string,
     body?: unknown,
     init?: { origin?: string | null; headers?: Record<string, string>; raw?: string },
-  ): Promise<{ status: number; body: any; headers: Headers }>;
+  ): Promise<{ status: number; body: Answer; headers: Headers }>;
 }
 
 export const order = { amount: 12_345, currency: 'ZAR', reference: 'order-1001' };
