@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  ISO_MILLIS_PATTERN,
+  ResponseCode,
+  ResponseCodeMeaning,
+  TRANSACTION_DATE_PATTERN,
+  TransactionStatus,
+  WEBHOOK_DATE_PATTERN,
+  formatDay,
+  formatIsoMillis,
+  formatTransactionDate,
+  formatWebhookDate,
+  maskCardData,
+  maskPan,
+  maskText,
+} from '../src/index.js';
+
+const date = new Date(Date.UTC(2026, 0, 5, 3, 4, 5, 67));
+
+describe('date formatters (UTC)', () => {
+  it('format each documented pattern', () => {
+    assert.equal(formatTransactionDate(date), '2026-01-05T03:04:05');
+    assert.equal(formatIsoMillis(date), '2026-01-05T03:04:05.067Z');
+    assert.equal(formatWebhookDate(date), '2026-01-05 03:04:05');
+    assert.equal(formatDay(date), '2026-01-05');
+    assert.match(formatTransactionDate(date), TRANSACTION_DATE_PATTERN);
+    assert.match(formatIsoMillis(date), ISO_MILLIS_PATTERN);
+    assert.match(formatWebhookDate(date), WEBHOOK_DATE_PATTERN);
+  });
+  it('refuse an invalid date', () => {
+    assert.throws(() => formatIsoMillis(new Date('nope')), /valid Date/);
+  });
+});
+
+describe('masking', () => {
+  it('maskPan keeps first six and last four', () => {
+    assert.equal(maskPan('4111111111111111'), '411111XXXXXX1111');
+    assert.equal(maskPan('378282246310005'), '378282XXXXX0005');
+    assert.equal(maskPan('4111 1111 1111 1111'), '411111XXXXXX1111');
+    assert.equal(maskPan('1234'), 'XXXX');
+  });
+  it('maskCardData masks numbers and cvvs at any depth, and digit runs in text', () => {
+    const masked = maskCardData({
+      creditCard: { number: '4111111111111111', cvv: '123', cardHolder: 'J' },
+      list: [{ cardNumber: '5555555555554444' }],
+      message: 'card 4000000000000002 declined',
+    });
+    const text = JSON.stringify(masked);
+    assert.doesNotMatch(text, /4111111111111111|5555555555554444|4000000000000002|"123"/);
+    assert.match(text, /411111XXXXXX1111/);
+    assert.match(text, /"cvv":"\*\*\*"/);
+  });
+  it('maskText masks cvv inside unparseable JSON', () => {
+    const out = maskText('{"creditCard":{"number":"4111111111111111","cvv":"123"');
+    assert.doesNotMatch(out, /4111111111111111|123"/);
+  });
+});
+
+describe('constants', () => {
+  it('has every documented response code with a meaning, and NEW among statuses', () => {
+    assert.deepEqual(Object.values(ResponseCode).sort(), [-1, 1, 19, 2, 3, 7].sort());
+    for (const code of Object.values(ResponseCode)) assert.ok(ResponseCodeMeaning[code]);
+    assert.equal(TransactionStatus.NEW, 'NEW');
+  });
+});
