@@ -1,0 +1,146 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { card, startApp, type TestApp } from './helpers/app.js';
+
+let app: TestApp;
+before(async () => {
+  app = await startApp();
+});
+after(() => app.close());
+
+describe('hostile browser input', () => {
+  it('malformed JSON -> 400 invalid_json', async () => {
+    const { status, body } = await app.call('POST', '/payments', undefined, { raw: '{"card":' });
+    assert.equal(status, 400);
+    assert.deepEqual(body, {
+      success: false,
+      message: 'The request body is not valid JSON.',
+      code: 'invalid_json',
+    });
+  });
+
+  it('wrong types name the field and never echo the card number', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ ...card('4111111111111111'), screenWidth: '1280' }, /Invalid screenWidth/],
+      [card('4111111111111111', { expiryMonth: '12' }), /Invalid card/],
+      [card('4111111111111111', { cvv: 123 }), /Invalid card/],
+      [card('41111111111111112222'), /Invalid card/],
+      [{}, /Invalid card/],
+      [[1, 2], /Invalid/],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await app.call('POST', '/payments', body);
+      assert.equal(answer.status, 400, JSON.stringify(answer.body));
+      assert.equal(answer.body.code, 'invalid_request');
+      assert.match(answer.body.message, message);
+      assert.ok(!JSON.stringify(answer.body).includes('4111111111111111'));
+    }
+  });
+
+  it('huge bodies -> 413, non-JSON content types -> 400', async () => {
+    const scalar = await app.call('POST', '/payments', 'just a string');
+    assert.equal(scalar.status, 400);
+    assert.equal(scalar.body.code, 'invalid_json');
+    const big = await app.call('POST', '/payments', undefined, {
+      raw: JSON.stringify({ pad: 'x'.repeat(64 * 1024) }),
+    });
+    assert.equal(big.status, 413);
+    assert.equal(big.body.code, 'payload_too_large');
+    const text = await app.call('POST', '/payments', undefined, {
+      raw: 'card=1',
+      headers: { 'content-type': 'text/plain' },
+    });
+    assert.equal(text.status, 400);
+    assert.equal(text.body.success, false);
+  });
+
+  it('a merchant hook that throws answers JSON without a stack', async () => {
+    const broken = await startApp({
+      resolveOrder: () => {
+        throw new Error('db down at /srv/app.js:10');
+      },
+    });
+    try {
+      const { status, body } = await broken.call('POST', '/payments', card('4111111111111111'));
+      assert.equal(status, 500);
+      assert.equal(body.code, 'internal_error');
+      assert.doesNotMatch(JSON.stringify(body), /srv|db down|at /);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('fuzz: no browser route answers 5xx to arbitrary input', async () => {
+    const routes = [
+      '/payments',
+      '/payments/pg-x/3dsv2/confirm',
+      '/hosted',
+      '/redirect',
+      '/eft',
+      '/cards',
+    ];
+    const json = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      fc
+        .record({
+          card: fc.oneof(
+            fc.record({
+              number: fc.oneof(fc.string(), fc.stringMatching(/^\d{12,19}$/)),
+              cardHolder: fc.string(),
+              expiryMonth: fc.oneof(fc.integer(), fc.string()),
+              expiryYear: fc.integer(),
+              cvv: fc.oneof(fc.string(), fc.integer()),
+              type: fc.constantFrom('visa', 'amex', 'x'),
+            }),
+            fc.record({ token: fc.string() }),
+          ),
+          screenWidth: fc.oneof(fc.integer(), fc.double(), fc.string()),
+          screenHeight: fc.integer(),
+          saveCard: fc.anything(),
+          consumer: fc.anything(),
+        })
+        .map((v) => JSON.stringify(v)),
+      fc.string(),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...routes),
+        json,
+        fc.constantFrom('POST', 'DELETE', 'GET'),
+        async (route, raw, method) => {
+          const answer = await app.call(
+            method,
+            route,
+            undefined,
+            method === 'GET' ? { origin: null } : { raw },
+          );
+          assert.ok(
+            answer.status < 500 || answer.status === 502 || answer.status === 504,
+            `${method} ${route} ${raw} -> ${answer.status}`,
+          );
+          assert.equal(typeof answer.body, 'object');
+          assert.ok(
+            answer.status < 500,
+            `${method} ${route} -> ${answer.status} ${JSON.stringify(answer.body)}`,
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+    const pageFuzz = fc.asyncProperty(
+      fc.string(),
+      fc.dictionary(fc.string(), fc.string()),
+      async (session, form) => {
+        const response = await fetch(`${app.url}/3ds/${encodeURIComponent(session)}/callback`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(form).toString(),
+        });
+        await response.arrayBuffer();
+        assert.ok(response.status < 500);
+      },
+    );
+    await fc.assert(pageFuzz, { numRuns: 60 });
+  });
+});

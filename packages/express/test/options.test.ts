@@ -1,0 +1,81 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createCheckout, type CheckoutOptions } from '../src/index.js';
+import { FakeGateway } from './helpers/fake-gateway.js';
+
+const base = (): CheckoutOptions => ({
+  gateway: { token: 't', secret: 's', baseUrl: 'http://127.0.0.1:1' },
+  publicUrl: 'https://shop.test/checkout',
+  resolveOrder: () => ({ amount: 100, currency: 'ZAR', reference: 'o-1' }),
+});
+
+const build = (patch: Record<string, unknown>) => () =>
+  createCheckout({ ...base(), ...patch } as CheckoutOptions);
+
+describe('createCheckout options', () => {
+  it('accepts credentials or a client, and returns a router', () => {
+    assert.equal(typeof createCheckout(base()), 'function');
+    assert.equal(typeof createCheckout({ ...base(), gateway: new FakeGateway() }), 'function');
+  });
+
+  it('names an unknown option and suggests the right one', () => {
+    assert.throws(build({ secretKey: 'x' }), {
+      message: 'createCheckout: unknown option `secretKey`, did you mean `webhookSecret`?',
+    });
+    assert.throws(
+      build({ publicURL: 'x' }),
+      /unknown option `publicURL`, did you mean `publicUrl`\?/,
+    );
+    assert.throws(build({ gateway: { token: 't', secretKey: 's' } }), {
+      message: 'createCheckout: unknown option `gateway.secretKey`, did you mean `gateway.secret`?',
+    });
+    assert.throws(build({ zzzzzzzzzz: 1 }), {
+      message: 'createCheckout: unknown option `zzzzzzzzzz`',
+    });
+  });
+
+  it('says when the secret is missing', () => {
+    assert.throws(
+      build({ gateway: { token: 't' } }),
+      /missing secret: `gateway.secret` is required/,
+    );
+    assert.throws(build({ gateway: { token: 't', secret: '' } }), /gateway/);
+  });
+
+  it('requires https URLs in production', () => {
+    assert.throws(
+      build({ environment: 'production', publicUrl: 'http://shop.test/checkout' }),
+      /`publicUrl` must use https in production/,
+    );
+    assert.doesNotThrow(build({ environment: 'production' }));
+  });
+
+  it('refuses wrong types with the field path', () => {
+    assert.throws(
+      build({ publicUrl: '/checkout' }),
+      /`publicUrl` must be an absolute http\(s\) URL/,
+    );
+    assert.throws(build({ resolveOrder: 'nope' }), /`resolveOrder` must be a function/);
+    assert.throws(build({ rateLimit: { perIp: -1 } }), /`rateLimit.perIp`/);
+    assert.throws(build({ methods: ['card', 'bitcoin'] }), /`methods.1`/);
+    assert.throws(build({ store: {} }), /`store.get` must be a function/);
+    assert.throws(() => createCheckout(undefined as never), /options object is required/);
+  });
+
+  it('needs redirectUrls for the redirect methods', () => {
+    assert.throws(
+      build({ methods: ['card', 'eft'] }),
+      /`redirectUrls` \{ success, cancel, error \} is required/,
+    );
+    assert.doesNotThrow(
+      build({
+        methods: ['eft'],
+        redirectUrls: {
+          success: 'https://s.test/ok',
+          cancel: 'https://s.test/c',
+          error: 'https://s.test/e',
+        },
+      }),
+    );
+  });
+});

@@ -1,0 +1,130 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import type { WebhookEvent } from '../src/index.js';
+import { card, startApp, type TestApp } from './helpers/app.js';
+
+const SECRET = 'whsec-test';
+const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+
+let app: TestApp;
+const received: WebhookEvent[] = [];
+let failNext = 0;
+before(async () => {
+  app = await startApp({
+    webhookSecret: SECRET,
+    onWebhook: async (event) => {
+      if (failNext > 0) {
+        failNext--;
+        throw new Error('merchant database down');
+      }
+      received.push(event);
+    },
+  });
+});
+after(() => app.close());
+
+const notify = (paymentReference: string, extra: Record<string, unknown> = {}) => ({
+  success: true,
+  amount: 12_345,
+  currency: 'ZAR',
+  paymentReference,
+  merchantReference: 'order-1-abc',
+  paymentDate: '2026-11-23 09:00:00',
+  status: 'SETTLED',
+  date: '2026-11-23T09:00:00.000Z',
+  hash: md5(paymentReference + SECRET),
+  bin: '411111XXXXXX1111',
+  ...extra,
+});
+
+const post = (path: string, body: unknown) =>
+  fetch(`${app.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+describe('webhooks', () => {
+  it('a valid notification reaches the handler once, duplicates are acknowledged only', async () => {
+    const body = notify('pg-w1');
+    const first = await post('/webhooks/notify', body);
+    assert.equal(first.status, 200);
+    const again = await post('/webhooks/notify', body);
+    assert.equal(again.status, 200);
+    assert.deepEqual(await again.json(), { success: true, duplicate: true });
+    assert.equal(
+      received.filter((e) => e.type === 'payment' && e.payload.paymentReference === 'pg-w1').length,
+      1,
+    );
+    const refunded = await post(
+      '/webhooks/notify',
+      notify('pg-w1', { status: 'REFUNDED', amount: -12_345 }),
+    );
+    assert.equal(refunded.status, 200);
+    assert.equal(
+      received.filter((e) => e.type === 'payment' && e.payload.paymentReference === 'pg-w1').length,
+      2,
+    );
+  });
+
+  it('forged, unsigned and malformed calls get 400 and never reach merchant code', async () => {
+    const before = received.length;
+    for (const body of [
+      notify('pg-w2', { hash: md5('pg-w2' + 'wrong') }),
+      notify('pg-w2', { hash: undefined }),
+      '{"paymentReference":',
+      '[]',
+      notify('', { hash: md5(SECRET) }),
+    ]) {
+      const response = await post('/webhooks/notify', body);
+      assert.equal(response.status, 400);
+      assert.equal(((await response.json()) as { code: string }).code, 'webhook_invalid');
+    }
+    assert.equal(received.length, before);
+  });
+
+  it('a handler that throws answers 5xx, and the retry gets another chance', async () => {
+    failNext = 1;
+    const body = notify('pg-w3');
+    const failed = await post('/webhooks/notify', body);
+    assert.equal(failed.status, 500);
+    assert.equal(
+      received.filter((e) => e.type === 'payment' && e.payload.paymentReference === 'pg-w3').length,
+      0,
+    );
+    const retried = await post('/webhooks/notify', body);
+    assert.equal(retried.status, 200);
+    assert.equal(
+      received.filter((e) => e.type === 'payment' && e.payload.paymentReference === 'pg-w3').length,
+      1,
+    );
+  });
+
+  it('payout webhooks are verified on payoutId', async () => {
+    const payout = {
+      payoutId: 77,
+      totalAmount: 1000,
+      netTotal: 900,
+      currency: 'ZAR',
+      hash: md5('77' + SECRET),
+      transactions: [],
+    };
+    assert.equal((await post('/webhooks/payout', payout)).status, 200);
+    assert.equal(
+      (await post('/webhooks/payout', { ...payout, hash: md5('78' + SECRET) })).status,
+      400,
+    );
+    assert.equal(received.filter((e) => e.type === 'payout').length, 1);
+  });
+
+  it('a notification settles our own record of a pending payment', async () => {
+    const started = await app.call('POST', '/redirect', {}, {});
+    assert.equal(started.status, 404);
+    const created = await app.call('POST', '/payments', card('4000000000003097'));
+    const reference = created.body.reference;
+    assert.equal((await post('/webhooks/notify', notify(reference))).status, 200);
+    const status = await app.call('GET', `/payments/${reference}`, undefined, { origin: null });
+    assert.equal(status.body.status, 'approved');
+  });
+});
