@@ -1,0 +1,65 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { RedisStore } from '../src/index.js';
+import { bankPost, card, startApp, type TestApp } from './helpers/app.js';
+import { FakeGateway } from './helpers/fake-gateway.js';
+import { startRedis, type TestRedis } from './helpers/redis-server.js';
+
+let redis: TestRedis;
+let one: TestApp;
+let two: TestApp;
+const completed: string[] = [];
+before(async () => {
+  redis = await startRedis();
+  const gateway = new FakeGateway();
+  const options = {
+    onPaymentCompleted: (e: { reference: string }) => void completed.push(e.reference),
+  };
+  one = await startApp({ ...options, store: new RedisStore({ client: redis.client() }) }, gateway);
+  two = await startApp({ ...options, store: new RedisStore({ client: redis.client() }) }, gateway);
+});
+after(async () => {
+  await one.close();
+  await two.close();
+  await redis.stop();
+});
+
+describe('two instances sharing Redis', () => {
+  it('a v2 flow started on one completes through the other, confirming once under concurrent posts', async () => {
+    const created = await one.call('POST', '/payments', card('4000000000003063'));
+    const action = created.body.threeDS;
+    const method = await fetch(action.methodUrl.replace('https://shop.test/checkout', two.url));
+    assert.equal(await method.text(), action.tdsMethodContent);
+    const step2 = await two.call('POST', `/payments/${created.body.reference}/3dsv2/confirm`, {});
+    assert.equal(step2.body.threeDS.step, 'challenge');
+    const callback = action.methodUrl.replace(/method$/, 'callback');
+    const form = { cres: 'good-proof', threeDSSessionData: step2.body.threeDS.threeDSSessionData };
+    const pages = await Promise.all([
+      bankPost(callback.replace('https://shop.test/checkout', one.url), form),
+      bankPost(callback.replace('https://shop.test/checkout', two.url), form),
+      bankPost(callback.replace('https://shop.test/checkout', two.url), form),
+    ]);
+    for (const page of pages) assert.equal(page.status, 200);
+    assert.equal(one.gateway.calls.filter((c) => c === 'confirm3dsV2').length, 1);
+    const status = await one.call('GET', `/payments/${created.body.reference}`, undefined, {
+      origin: null,
+    });
+    assert.equal(status.body.status, 'approved');
+    assert.deepEqual(
+      completed.filter((r) => r === created.body.reference),
+      [created.body.reference],
+    );
+  });
+
+  it('a v1 flow started on two completes through one', async () => {
+    const created = await two.call('POST', '/payments', card('4000000000003097'));
+    const term = created.body.threeDS.termUrl.replace('https://shop.test/checkout', one.url);
+    const page = await bankPost(term, { PaRes: 'good-proof', MD: created.body.threeDS.md });
+    assert.match(page.html, /3ds-complete/);
+    assert.equal(
+      (await two.call('GET', `/payments/${created.body.reference}`, undefined, { origin: null }))
+        .body.status,
+      'approved',
+    );
+  });
+});
