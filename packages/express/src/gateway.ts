@@ -92,7 +92,10 @@ export interface CheckoutGateway {
       options?: CallOptions,
     ): Promise<PaymentOutcome>;
   };
-  lookups: { payment(reference: string, options?: CallOptions): Promise<LookupRecord> };
+  lookups: {
+    payment(reference: string, options?: CallOptions): Promise<LookupRecord>;
+    redirect(reference: string, options?: CallOptions): Promise<LookupRecord>;
+  };
   foreign: {
     create(
       request: Record<string, unknown>,

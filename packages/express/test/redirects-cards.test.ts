@@ -53,6 +53,7 @@ describe('hosted, redirect and EFT starts', () => {
         origin: null,
       });
       assert.equal(state.body.status, 'pending');
+      assert.equal(app.gateway.calls.at(-1), kind === 'redirect' ? 'redirectLookup' : 'lookup');
     }
   });
 

@@ -1,15 +1,12 @@
+import { maskPan } from '@pg-checkout/protocol';
+
+export { maskPan };
+
 // Runs of 12-19 digits, optionally split by spaces or dashes: anything that may be a card number.
 const PAN_LIKE = /\b(?:\d[ -]?){11,18}\d\b/g;
 const PAN_KEYS = /^(number|cardnumber|card_number|pan|accountnumber)$/i;
 const SECRET_KEYS =
   /^(cvv|cvc|cvv2|cvc2|csc|securitycode|security_code|secret|password|x-signature|authorization)$/i;
-
-/** `4111111111111111` -> `411111XXXXXX1111`; too-short input is fully masked. */
-export function maskPan(number: string): string {
-  const digits = number.replace(/\D/g, '');
-  if (digits.length < 12) return 'X'.repeat(digits.length);
-  return digits.slice(0, 6) + 'X'.repeat(digits.length - 10) + digits.slice(-4);
-}
 
 /** Masks anything in free text that looks like a card number. */
 export function redactText(text: string): string {

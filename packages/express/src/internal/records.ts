@@ -10,6 +10,8 @@ export interface PaymentRecord {
   currency: string;
   pageOrigin: string;
   session: string;
+  /** How it was started; hosted-redirect payments have their own lookup. Default `'card'`. */
+  method?: 'card' | 'hosted' | 'redirect' | 'eft';
   state: PaymentState;
   /** Gateway-side 3-D Secure ids, checked against what the bank posts back. */
   threeDS?: {

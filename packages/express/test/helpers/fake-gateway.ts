@@ -105,12 +105,16 @@ export class FakeGateway implements CheckoutGateway {
   };
 
   lookups = {
-    payment: async (reference: string): Promise<LookupRecord> => {
-      this.calls.push('lookup');
-      const txn = this.#txn(reference);
-      return { reference, amount: txn.amount, currency: txn.currency, status: txn.status };
-    },
+    payment: async (reference: string): Promise<LookupRecord> => this.#lookup('lookup', reference),
+    redirect: async (reference: string): Promise<LookupRecord> =>
+      this.#lookup('redirectLookup', reference),
   };
+
+  #lookup(name: string, reference: string): LookupRecord {
+    this.calls.push(name);
+    const txn = this.#txn(reference);
+    return { reference, amount: txn.amount, currency: txn.currency, status: txn.status };
+  }
 
   foreign = {
     create: async (request: Record<string, unknown>) => this.#redirect('foreign', request),

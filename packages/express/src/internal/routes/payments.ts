@@ -280,9 +280,13 @@ async function confirmStep2(ctx: Context, req: Request): Promise<PaymentState> {
 export async function lookupState(
   ctx: Context,
   reference: string,
+  method: PaymentRecord['method'] = 'card',
 ): Promise<PaymentState | undefined> {
   try {
-    return stateFromLookup(await (await ctx.gateway()).lookups.payment(reference));
+    const { lookups } = await ctx.gateway();
+    return stateFromLookup(
+      await (method === 'redirect' ? lookups.redirect(reference) : lookups.payment(reference)),
+    );
   } catch (error) {
     if (classifyGatewayError(error).kind === 'not_gateway') throw error;
     ctx.logger.warn('payment lookup failed', { reference, error });
@@ -295,7 +299,7 @@ async function paymentStatus(ctx: Context, req: Request): Promise<PaymentState> 
   const record = await loadPayment(ctx, reference);
   if (!record) throw new CheckoutError(404, 'not_found', 'This payment was not found.');
   if (isFinal(record.state)) return record.state;
-  const looked = await lookupState(ctx, reference);
+  const looked = await lookupState(ctx, reference, record.method);
   if (looked && (looked.status !== record.state.status || looked.status === 'pending')) {
     if (looked.status !== record.state.status) await settle(ctx, { ...record, state: looked });
     return looked;

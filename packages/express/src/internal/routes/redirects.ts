@@ -76,6 +76,7 @@ async function startRedirect(ctx: Context, req: Request, method: RedirectMethod)
     currency: order.currency,
     pageOrigin: scratch(req).pageOrigin!,
     session: newSession(),
+    method,
     state: pendingState(result.reference),
   });
   return { success: true as const, reference: result.reference, redirectUrl: result.redirectUrl };
