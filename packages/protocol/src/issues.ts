@@ -60,3 +60,17 @@ export function schemaIssues(error: z.ZodError): SchemaIssue[] {
 export function describeIssues(issues: readonly SchemaIssue[]): string {
   return issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
 }
+
+/** Any protocol schema; lets other packages hold schemas without importing zod themselves. */
+export type AnySchema = z.ZodType;
+/** What a schema produces after parsing. */
+export type SchemaOutput<S extends z.ZodType> = z.output<S>;
+export type CheckResult<T> = { success: true; data: T } | { success: false; issues: SchemaIssue[] };
+
+/** safeParse with readable issues instead of a ZodError. */
+export function check<S extends z.ZodType>(schema: S, input: unknown): CheckResult<z.output<S>> {
+  const result = schema.safeParse(input);
+  return result.success
+    ? { success: true, data: result.data }
+    : { success: false, issues: schemaIssues(result.error) };
+}

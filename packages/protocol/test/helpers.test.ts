@@ -64,3 +64,14 @@ describe('constants', () => {
     assert.equal(TransactionStatus.NEW, 'NEW');
   });
 });
+
+describe('check', () => {
+  it('returns data or readable issues', async () => {
+    const { check, TransactionSchema } = await import('../src/index.js');
+    const ok = check(TransactionSchema, { reference: 'r', currency: 'ZAR', amount: 1 });
+    assert.equal(ok.success, true);
+    const bad = check(TransactionSchema, { reference: 'r', currency: 'ZAR', amount: 1.5 });
+    assert.equal(bad.success, false);
+    if (!bad.success) assert.equal(bad.issues[0]?.path, 'amount');
+  });
+});
