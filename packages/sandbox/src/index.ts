@@ -1,0 +1,9 @@
+export { createSandbox, DEFAULT_SECRET, DEFAULT_TOKEN } from './sandbox.js';
+export type { FaultKind, FaultOptions, Logger, Sandbox, SandboxOptions } from './sandbox.js';
+export { TEST_CARDS } from './internal/test-cards.js';
+export type { Behaviour, CardType, TestCard } from './internal/test-cards.js';
+export { TRANSITIONS } from './internal/state-machine.js';
+export type { Status } from './internal/types.js';
+export { computeSignature } from './internal/signature.js';
+export { testCards } from './test-cards.js';
+export type { PublicTestCard } from './test-cards.js';

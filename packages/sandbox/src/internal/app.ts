@@ -1,0 +1,85 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Ctx } from './context.js';
+import { logError } from './logger.js';
+import { ApiError } from './errors.js';
+import type { FaultInjector } from './faults.js';
+import { acsRoutes } from './pages/acs.js';
+import { dashboardPage } from './pages/dashboard.js';
+import { payRoutes } from './pages/pay.js';
+import { hostedRoutes } from './routes/hosted.js';
+import { inspectionRoutes } from './routes/inspection.js';
+import { lookupRoutes } from './routes/lookups.js';
+import { paymentRoutes } from './routes/payments.js';
+import { transferRoutes } from './routes/transfers.js';
+import { vaultRoutes } from './routes/vault.js';
+import { authenticate } from './signature.js';
+
+/** The Express app: API under /pg/api (signed), pages and /_sandbox (unsigned), one JSON error handler. */
+export function buildApp(ctx: Ctx, faults: FaultInjector): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use((req, res, next) => {
+    const started = Date.now();
+    res.on('finish', () =>
+      ctx.logger.info(`${req.method} ${req.path} ${res.statusCode} ${Date.now() - started}ms`),
+    );
+    next();
+  });
+
+  app.use('/pg/api', faults.middleware());
+  app.use('/pg/api', express.raw({ type: () => true, limit: '1mb' }));
+  app.use('/pg/api', authenticate(ctx));
+
+  const validate = (_req: Request, res: Response): void => {
+    res.json({
+      success: true,
+      merchant: ctx.store.merchants.get(1000)?.name ?? 'Sandbox Merchant',
+    });
+  };
+  app.get('/pg/api/v2/util/validate', validate);
+  app.post('/pg/api/v2/util/validate', validate);
+  app.use(paymentRoutes(ctx));
+  app.use(hostedRoutes(ctx));
+  app.use(lookupRoutes(ctx));
+  app.use(vaultRoutes(ctx));
+  app.use(transferRoutes(ctx));
+  app.use(acsRoutes(ctx));
+  app.use(payRoutes(ctx));
+  app.use(inspectionRoutes(ctx, faults));
+  app.get('/', (_req, res) => {
+    res.type('html').send(dashboardPage(ctx.token));
+  });
+
+  app.use((req: Request, res: Response) => {
+    res
+      .status(404)
+      .json({ success: false, message: `No endpoint ${req.method} ${req.path}`, code: -1 });
+  });
+
+  // Express 5 passes async rejections here; anything not an ApiError is our bug, still answered as JSON.
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (res.headersSent) return;
+    if (err instanceof ApiError) {
+      res.status(err.status).json(err.toBody());
+      return;
+    }
+    const e = err as { status?: number; type?: string; message?: string };
+    if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+      const message =
+        e.type === 'entity.too.large'
+          ? 'The request body is too large'
+          : 'The request could not be read';
+      res.status(e.status).json({ success: false, message, code: -1 });
+      return;
+    }
+    logError(
+      ctx.logger,
+      `${req.method} ${req.path} failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    res.status(500).json({ success: false, message: 'Internal sandbox error', code: -1 });
+  });
+  return app;
+}

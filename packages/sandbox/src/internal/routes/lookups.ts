@@ -1,0 +1,122 @@
+import { Router } from 'express';
+import type { Ctx } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { formatIsoMillis, parseIsoMillis } from '../format.js';
+import { bodyReader, refParam } from '../request.js';
+import type { Txn } from '../types.js';
+import { MAX_AMOUNT } from '../validate.js';
+
+/** Most recent matches returned by the list; the spec leaves the maximum open. */
+export const LIST_LIMIT = 1000;
+const FEE_PERCENT = 2.5;
+
+export function lookupRecord(txn: Txn): Record<string, unknown> {
+  return {
+    success: true,
+    reference: txn.reference,
+    amount: txn.amount,
+    currency: txn.currency,
+    status: txn.status,
+    pending: txn.pending === true,
+    date: formatIsoMillis(txn.createdAt),
+    settlementDate: txn.settlement ? formatIsoMillis(txn.settlement.date) : null,
+    settlementId: txn.settlement?.id ?? null,
+    settlementAmount: txn.settlement?.amount ?? null,
+  };
+}
+
+export function fees(txn: Txn): { fees: number; feesVat: number; feesPercentage: number } {
+  if (txn.paymentMethod === 'TRANSFER' || txn.amount <= 0)
+    return { fees: 0, feesVat: 0, feesPercentage: 0 };
+  const f = Math.round((txn.amount * FEE_PERCENT) / 100);
+  return { fees: f, feesVat: Math.round(f * 1.15), feesPercentage: FEE_PERCENT };
+}
+
+export function details(ctx: Ctx, txn: Txn): Record<string, unknown> {
+  return {
+    id: txn.id,
+    reference: txn.reference,
+    currency: txn.currency,
+    amount: txn.amount,
+    date: formatIsoMillis(txn.createdAt),
+    source: txn.source ?? null,
+    merchantReference: txn.merchantReference,
+    paymentMethod: txn.paymentMethod,
+    status: txn.status,
+    message: txn.message ?? null,
+    suspended: txn.suspended === true,
+    merchant: ctx.store.merchants.get(txn.merchantId)?.name ?? '',
+    consumerFirstname: txn.consumer?.name ?? null,
+    consumerLastname: txn.consumer?.surname ?? null,
+    consumerEmail: txn.consumer?.email ?? null,
+    ...fees(txn),
+    pending: txn.pending === true,
+  };
+}
+
+const contains = (value: string | undefined, part: string): boolean =>
+  value !== undefined && value.toLowerCase().includes(part.toLowerCase());
+
+export function lookupRoutes(ctx: Ctx): Router {
+  const router = Router();
+
+  router.get('/pg/api/v2/payment/lookup/merchantReference/:merchantReference', (req, res) => {
+    const ref = refParam(req, 'merchantReference');
+    const txn = ctx.store.byMerchantReference(ref);
+    if (!txn) throw notFound(`No transaction with merchant reference ${ref}`);
+    res.json(lookupRecord(txn));
+  });
+
+  router.post('/pg/api/v2/payment/list', (req, res) => {
+    const r = bodyReader(req);
+    const merchantReference = r.str('merchantReference', { max: 100 });
+    const paymentReference = r.str('paymentReference', { max: 100 });
+    const date = (key: string): number | undefined => {
+      const v = r.str(key, { max: 40 });
+      if (v === undefined) return undefined;
+      const t = parseIsoMillis(v);
+      if (t === undefined)
+        throw badRequest(`${key} must have the format yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`);
+      return t;
+    };
+    const fromDate = date('fromDate');
+    const toDate = date('toDate');
+    const first = r.str('consumerFirstname', { max: 100 });
+    const surname = r.str('consumerSurname', { max: 100 });
+    const email = r.str('consumerEmail', { max: 254 });
+    const amount = r.int('amount', { min: -MAX_AMOUNT, max: MAX_AMOUNT });
+    const merchantId = r.int('merchantId', { min: 1 });
+    const status = r.str('status', { max: 20 })?.toUpperCase();
+    const paymentMethod = r.str('paymentMethod', { max: 20 })?.toUpperCase();
+
+    // Reference filters use the indexes; the rest is a scan over what remains.
+    let pool: Iterable<Txn>;
+    if (paymentReference !== undefined)
+      pool = [ctx.store.get(paymentReference)].filter((t): t is Txn => !!t);
+    else if (merchantReference !== undefined) {
+      pool = [...ctx.store.txns.values()].filter((t) => t.merchantReference === merchantReference);
+    } else pool = ctx.store.txns.values();
+    const out: Txn[] = [];
+    for (const t of pool) {
+      if (merchantReference !== undefined && t.merchantReference !== merchantReference) continue;
+      if (fromDate !== undefined && t.createdAt < fromDate) continue;
+      if (toDate !== undefined && t.createdAt > toDate) continue;
+      if (first !== undefined && !contains(t.consumer?.name, first)) continue;
+      if (surname !== undefined && !contains(t.consumer?.surname, surname)) continue;
+      if (email !== undefined && !contains(t.consumer?.email, email)) continue;
+      if (amount !== undefined && t.amount !== amount) continue;
+      if (merchantId !== undefined && t.merchantId !== merchantId) continue;
+      if (status !== undefined && t.status !== status) continue;
+      if (paymentMethod !== undefined && t.paymentMethod !== paymentMethod) continue;
+      out.push(t);
+    }
+    const transactions = out.slice(-LIST_LIMIT).map((t) => details(ctx, t));
+    res.json({ success: true, message: '', code: 1, transactions });
+  });
+
+  router.get('/pg/api/v2/payment/:reference', (req, res) => {
+    res.json(lookupRecord(ctx.store.require(refParam(req))));
+  });
+
+  return router;
+}

@@ -1,0 +1,131 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { SandboxClock } from './clock.js';
+import type { Logger } from './logger.js';
+import { formatIsoMillis, formatWebhookDate } from './format.js';
+import type { Delivery, Txn } from './types.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** Delays before retries 1..20; they add up to just under three days, the spec's other bound. */
+export const RETRY_DELAYS_MS: readonly number[] = [
+  MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  3 * HOUR,
+  4 * HOUR,
+  ...Array<number>(10).fill(6 * HOUR),
+];
+export const RETRY_WINDOW_MS = 3 * 24 * HOUR;
+const ATTEMPT_TIMEOUT_MS = 10_000;
+
+export const md5 = (value: string): string => createHash('md5').update(value).digest('hex');
+
+export type NotifyStatus = 'SETTLED' | 'AUTHORIZED' | 'FAILED' | 'NEW' | 'REFUNDED';
+
+/** The payment notification of the spec's Events section; `bin` is the masked card number. */
+export function paymentNotification(
+  txn: Txn,
+  status: NotifyStatus,
+  secret: string,
+  now: number,
+  amount = txn.amount,
+): Record<string, unknown> {
+  return {
+    success: status !== 'FAILED',
+    amount,
+    currency: txn.currency,
+    paymentReference: txn.reference,
+    merchantReference: txn.merchantReference,
+    paymentDate: formatWebhookDate(txn.createdAt),
+    status,
+    date: formatIsoMillis(now),
+    hash: md5(txn.reference + secret),
+    bin: status === 'NEW' || !txn.card ? '' : txn.card.masked,
+  };
+}
+
+/** Sends webhooks and retries non-2xx answers on the sandbox clock. */
+export class WebhookDispatcher {
+  readonly recent: Delivery[] = [];
+
+  constructor(
+    private readonly clock: SandboxClock,
+    private readonly logger: Logger,
+  ) {}
+
+  send(
+    event: Delivery['event'],
+    url: string,
+    payload: Record<string, unknown>,
+    owner?: Txn,
+  ): Delivery {
+    const now = this.clock.now();
+    const delivery: Delivery = {
+      id: randomUUID(),
+      event,
+      url,
+      payload,
+      state: 'pending',
+      firstAttemptAt: now,
+      nextAttemptAt: now,
+      attempts: [],
+    };
+    if (owner) (owner.webhooks ??= []).push(delivery);
+    this.recent.push(delivery);
+    // Only the latest deliveries are kept for the dashboard; the owner keeps its own.
+    if (this.recent.length > 500) this.recent.shift();
+    this.clock.schedule(now, () => this.attempt(delivery));
+    return delivery;
+  }
+
+  private async attempt(delivery: Delivery): Promise<void> {
+    const at = this.clock.now();
+    const started = Date.now();
+    try {
+      const res = await fetch(delivery.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'pg-sandbox-webhooks' },
+        body: JSON.stringify(delivery.payload),
+        signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      delivery.attempts.push({ at, status: res.status, durationMs: Date.now() - started });
+      if (res.status >= 200 && res.status < 300) {
+        delivery.state = 'delivered';
+        delivery.nextAttemptAt = undefined;
+        return;
+      }
+    } catch (err) {
+      const message =
+        err instanceof Error
+          ? err.cause instanceof Error
+            ? err.cause.message
+            : err.message
+          : 'error';
+      delivery.attempts.push({ at, error: message, durationMs: Date.now() - started });
+    }
+    this.retryLater(delivery);
+  }
+
+  private retryLater(delivery: Delivery): void {
+    const retries = delivery.attempts.length - 1;
+    const delay = RETRY_DELAYS_MS[retries];
+    const next =
+      delay === undefined ? undefined : delivery.attempts[delivery.attempts.length - 1]!.at + delay;
+    if (next === undefined || next > delivery.firstAttemptAt + RETRY_WINDOW_MS) {
+      delivery.state = 'failed';
+      delivery.nextAttemptAt = undefined;
+      this.logger.warn(
+        `webhook to ${delivery.url} failed after ${delivery.attempts.length} attempts`,
+      );
+      return;
+    }
+    delivery.nextAttemptAt = next;
+    this.clock.schedule(next, () => this.attempt(delivery));
+  }
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './internal/app.js';
+import { SandboxClock } from './internal/clock.js';
+import type { Ctx } from './internal/context.js';
+import { FaultInjector, type FaultOptions } from './internal/faults.js';
+import { logError, silentLogger, type Logger } from './internal/logger.js';
+import { Store } from './internal/store.js';
+import type { Settings } from './internal/types.js';
+import { WebhookDispatcher } from './internal/webhooks.js';
+
+export type { FaultKind, FaultOptions } from './internal/faults.js';
+export type { Logger } from './internal/logger.js';
+
+export const DEFAULT_TOKEN = 'sandbox-token';
+export const DEFAULT_SECRET = 'sandbox-secret';
+
+export interface SandboxOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default `127.0.0.1`. */
+  host?: string;
+  /** Merchant token; default `PG_SANDBOX_TOKEN` or `sandbox-token`. */
+  token?: string;
+  /** Merchant secret; default `PG_SANDBOX_SECRET` or `sandbox-secret`. */
+  secret?: string;
+  /** Request and webhook log lines; silent by default. Never receives card numbers. */
+  logger?: Logger;
+  /** Fault injection from the start; also settable with `POST /_sandbox/faults`. */
+  faults?: FaultOptions;
+  /** Base URL browsers use to reach the sandbox (ACS, method and payment pages); default the request's own origin. */
+  publicUrl?: string;
+  /** Initial merchant settings (notification options, payment pages). */
+  settings?: Partial<Settings>;
+  /** Random source for fault injection, to make fault sequences reproducible in tests. */
+  random?: () => number;
+}
+
+export interface Sandbox {
+  /** `http://host:port`, no trailing slash. */
+  url: string;
+  token: string;
+  secret: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const KNOWN_OPTIONS = new Set([
+  'port',
+  'host',
+  'token',
+  'secret',
+  'logger',
+  'faults',
+  'publicUrl',
+  'settings',
+  'random',
+]);
+
+function checkOptions(options: SandboxOptions): void {
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(key)) throw new TypeError(`createSandbox: unknown option \`${key}\``);
+  }
+  if (
+    options.port !== undefined &&
+    (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
+  ) {
+    throw new TypeError('createSandbox: `port` must be an integer from 0 to 65535');
+  }
+  if (options.publicUrl !== undefined && !/^https?:\/\//.test(options.publicUrl)) {
+    throw new TypeError('createSandbox: `publicUrl` must be an absolute http(s) URL');
+  }
+  for (const key of ['token', 'secret'] as const) {
+    if (options[key] !== undefined && (typeof options[key] !== 'string' || options[key] === '')) {
+      throw new TypeError(`createSandbox: \`${key}\` must be a non-empty string`);
+    }
+  }
+}
+
+/** Starts a sandbox gateway and resolves once it listens. */
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  checkOptions(options);
+  const logger = options.logger ?? silentLogger;
+  const clock = new SandboxClock((err) =>
+    logError(logger, `scheduled task failed: ${err instanceof Error ? err.message : String(err)}`),
+  );
+  const ctx: Ctx = {
+    token: options.token ?? process.env.PG_SANDBOX_TOKEN ?? DEFAULT_TOKEN,
+    secret: options.secret ?? process.env.PG_SANDBOX_SECRET ?? DEFAULT_SECRET,
+    store: new Store(clock.now()),
+    clock,
+    webhooks: new WebhookDispatcher(clock, logger),
+    settings: {
+      notifyFailed: false,
+      notifyPending: false,
+      notifyRefunds: false,
+      paymentPageEnabled: true,
+      pageUrlKeys: ['default'],
+      ...options.settings,
+    },
+    logger,
+    publicUrl: options.publicUrl?.replace(/\/+$/, ''),
+    acsKey: randomBytes(32),
+  };
+  const faults = new FaultInjector(options.faults, options.random);
+  const app = buildApp(ctx, faults);
+  const server: Server = createServer(app);
+  server.keepAliveTimeout = 5_000;
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${shownHost}:${port}`,
+    token: ctx.token,
+    secret: ctx.secret,
+    port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        clock.close();
+        faults.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
