@@ -66,7 +66,7 @@ function listPayments(mode: Mode) {
 }
 export const ListPaymentsRequestSchema = listPayments('strict');
 export const ListPaymentsRequestLenientSchema = listPayments('lenient');
-export type ListPaymentsRequest = z.infer<typeof ListPaymentsRequestSchema>;
+export type ListPaymentsRequest = z.input<typeof ListPaymentsRequestSchema>;
 
 export const ListPaymentsResponseSchema = z.looseObject({
   ...envelopeShape,

@@ -101,10 +101,10 @@ function confirmV2(mode: Mode) {
 
 export const ConfirmV1RequestSchema = confirmV1('strict');
 export const ConfirmV1RequestLenientSchema = confirmV1('lenient');
-export type ConfirmV1Request = z.infer<typeof ConfirmV1RequestSchema>;
+export type ConfirmV1Request = z.input<typeof ConfirmV1RequestSchema>;
 export const ConfirmV2RequestSchema = confirmV2('strict');
 export const ConfirmV2RequestLenientSchema = confirmV2('lenient');
-export type ConfirmV2Request = z.infer<typeof ConfirmV2RequestSchema>;
+export type ConfirmV2Request = z.input<typeof ConfirmV2RequestSchema>;
 
 /** What the shared confirm endpoint accepts: paRes (V1) or cres (V2), exactly one. */
 export const ConfirmRequestLenientSchema = z
@@ -141,7 +141,7 @@ function step2Confirm(mode: Mode) {
 }
 export const Step2ConfirmRequestSchema = step2Confirm('strict');
 export const Step2ConfirmRequestLenientSchema = step2Confirm('lenient');
-export type Step2ConfirmRequest = z.infer<typeof Step2ConfirmRequestSchema>;
+export type Step2ConfirmRequest = z.input<typeof Step2ConfirmRequestSchema>;
 export const Step2ConfirmResponseSchema = CreatePaymentResponseSchema;
 export type Step2ConfirmResponse = CreatePaymentResponse;
 
@@ -155,7 +155,7 @@ function execute(mode: Mode) {
 }
 export const ExecuteRequestSchema = execute('strict');
 export const ExecuteRequestLenientSchema = execute('lenient');
-export type ExecuteRequest = z.infer<typeof ExecuteRequestSchema>;
+export type ExecuteRequest = z.input<typeof ExecuteRequestSchema>;
 
 /** Execute and refund answer `{success, transactionDate}`; failures add message and codes. */
 export const ExecuteResponseSchema = z.looseObject(envelopeShape);
@@ -172,7 +172,7 @@ function refund(mode: Mode) {
 }
 export const RefundRequestSchema = refund('strict');
 export const RefundRequestLenientSchema = refund('lenient');
-export type RefundRequest = z.infer<typeof RefundRequestSchema>;
+export type RefundRequest = z.input<typeof RefundRequestSchema>;
 export const RefundResponseSchema = z.looseObject(envelopeShape);
 export type RefundResponse = z.infer<typeof RefundResponseSchema>;
 
@@ -195,7 +195,7 @@ function refundMultiple(mode: Mode) {
 }
 export const RefundMultipleRequestSchema = refundMultiple('strict');
 export const RefundMultipleRequestLenientSchema = refundMultiple('lenient');
-export type RefundMultipleRequest = z.infer<typeof RefundMultipleRequestSchema>;
+export type RefundMultipleRequest = z.input<typeof RefundMultipleRequestSchema>;
 
 export const RefundMultipleItemResultSchema = z.looseObject({
   success: z.boolean(),

@@ -53,6 +53,6 @@ function createEft(mode: Mode) {
 }
 export const CreateEftRequestSchema = createEft('strict');
 export const CreateEftRequestLenientSchema = createEft('lenient');
-export type CreateEftRequest = z.infer<typeof CreateEftRequestSchema>;
+export type CreateEftRequest = z.input<typeof CreateEftRequestSchema>;
 export const CreateEftResponseSchema = RedirectResponseSchema;
 export type CreateEftResponse = RedirectResponse;

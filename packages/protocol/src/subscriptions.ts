@@ -11,14 +11,14 @@ function editSubscription(mode: Mode) {
 }
 export const EditSubscriptionRequestSchema = editSubscription('strict');
 export const EditSubscriptionRequestLenientSchema = editSubscription('lenient');
-export type EditSubscriptionRequest = z.infer<typeof EditSubscriptionRequestSchema>;
+export type EditSubscriptionRequest = z.input<typeof EditSubscriptionRequestSchema>;
 
 function cancelSubscription(mode: Mode) {
   return obj(mode, { subscriptionReference: nonEmpty('subscriptionReference') });
 }
 export const CancelSubscriptionRequestSchema = cancelSubscription('strict');
 export const CancelSubscriptionRequestLenientSchema = cancelSubscription('lenient');
-export type CancelSubscriptionRequest = z.infer<typeof CancelSubscriptionRequestSchema>;
+export type CancelSubscriptionRequest = z.input<typeof CancelSubscriptionRequestSchema>;
 
 /** Both answer `{success, message}`. */
 export const SubscriptionResponseSchema = z.looseObject(envelopeShape);

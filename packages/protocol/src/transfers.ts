@@ -30,18 +30,19 @@ export type Merchant = z.infer<typeof MerchantSchema>;
 
 /** Merchant Transfer in a request; transferDate is optional for fromMerchant. */
 function merchantTransfer(mode: Mode, side: 'from' | 'to') {
-  return obj(mode, {
+  const common = {
     merchantId: integer('merchantId'),
     merchantReference: reference('merchantReference'),
     currency: currency().refine(
-      (c) => c === HOME_CURRENCY,
+      (c): boolean => c === HOME_CURRENCY,
       `currency must be ${HOME_CURRENCY}: v2 transfers are ZAR only (use v3 create or redirect create for forex)`,
     ),
     amount: positiveCents(),
-    transferDate:
-      side === 'from' ? opt(mode, isoMillis('transferDate')) : isoMillis('transferDate'),
     source: opt(mode, text('source')),
-  });
+  };
+  return side === 'from'
+    ? obj(mode, { ...common, transferDate: opt(mode, isoMillis('transferDate')) })
+    : obj(mode, { ...common, transferDate: isoMillis('transferDate') });
 }
 export const MerchantTransferSchema = merchantTransfer('strict', 'to');
 export const MerchantTransferLenientSchema = merchantTransfer('lenient', 'to');
@@ -67,7 +68,7 @@ function createTransfer(mode: Mode) {
 }
 export const CreateTransferRequestSchema = createTransfer('strict');
 export const CreateTransferRequestLenientSchema = createTransfer('lenient');
-export type CreateTransferRequest = z.infer<typeof CreateTransferRequestSchema>;
+export type CreateTransferRequest = z.input<typeof CreateTransferRequestSchema>;
 
 /** A created transfer: transferDate comes back as epoch milliseconds. */
 export const CreatedTransferSchema = z.looseObject({
@@ -93,7 +94,7 @@ function cancelTransfer(mode: Mode) {
 }
 export const CancelTransferRequestSchema = cancelTransfer('strict');
 export const CancelTransferRequestLenientSchema = cancelTransfer('lenient');
-export type CancelTransferRequest = z.infer<typeof CancelTransferRequestSchema>;
+export type CancelTransferRequest = z.input<typeof CancelTransferRequestSchema>;
 export const CancelTransferResponseSchema = z.looseObject(envelopeShape);
 export type CancelTransferResponse = z.infer<typeof CancelTransferResponseSchema>;
 

@@ -18,7 +18,7 @@ function registerCard(mode: Mode) {
 }
 export const RegisterCardRequestSchema = registerCard('strict');
 export const RegisterCardRequestLenientSchema = registerCard('lenient');
-export type RegisterCardRequest = z.infer<typeof RegisterCardRequestSchema>;
+export type RegisterCardRequest = z.input<typeof RegisterCardRequestSchema>;
 
 export const RegisterCardResponseSchema = z.looseObject({
   ...envelopeShape,
@@ -53,6 +53,6 @@ function unregisterCard(mode: Mode) {
 }
 export const UnregisterCardRequestSchema = unregisterCard('strict');
 export const UnregisterCardRequestLenientSchema = unregisterCard('lenient');
-export type UnregisterCardRequest = z.infer<typeof UnregisterCardRequestSchema>;
+export type UnregisterCardRequest = z.input<typeof UnregisterCardRequestSchema>;
 export const UnregisterCardResponseSchema = z.looseObject(envelopeShape);
 export type UnregisterCardResponse = z.infer<typeof UnregisterCardResponseSchema>;

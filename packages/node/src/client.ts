@@ -1,0 +1,111 @@
+import {
+  ValidateResponseSchema,
+  type PaymentNotification,
+  type TransactionLookupRecord,
+  type ValidateResponse,
+} from '@pg-checkout/protocol';
+import { GatewayError, InvalidRequestError, WebhookVerificationError } from './errors.js';
+import { expectSuccess } from './internal/answers.js';
+import { Transport, type CallOptions } from './internal/transport.js';
+import type { ReconcileResult } from './outcomes.js';
+import { resolveOptions, type GatewayClientOptions } from './options.js';
+import { Cards } from './resources/cards.js';
+import { Foreign } from './resources/foreign.js';
+import { Lookups } from './resources/lookups.js';
+import { Payments } from './resources/payments.js';
+import { Redirects } from './resources/redirects.js';
+import { Subscriptions } from './resources/subscriptions.js';
+import { Transfers } from './resources/transfers.js';
+import { serializeBody } from './signing.js';
+
+/** The gateway client: one typed method per endpoint, every request signed. */
+export class GatewayClient {
+  readonly payments: Payments;
+  readonly foreign: Foreign;
+  readonly cards: Cards;
+  readonly lookups: Lookups;
+  readonly redirects: Redirects;
+  readonly transfers: Transfers;
+  readonly subscriptions: Subscriptions;
+  /** The base URL requests go to (and that signatures cover). */
+  readonly baseUrl: string;
+  private readonly transport: Transport;
+
+  constructor(options: GatewayClientOptions) {
+    const resolved = resolveOptions(options);
+    this.baseUrl = resolved.baseUrl;
+    this.transport = new Transport(resolved);
+    this.payments = new Payments(this.transport);
+    this.foreign = new Foreign(this.transport);
+    this.cards = new Cards(this.transport);
+    this.lookups = new Lookups(this.transport);
+    this.redirects = new Redirects(this.transport);
+    this.transfers = new Transfers(this.transport);
+    this.subscriptions = new Subscriptions(this.transport);
+  }
+
+  /** GET /pg/api/v2/util/validate: checks GET signing and credentials; returns the merchant name. */
+  async validate(call?: CallOptions): Promise<ValidateResponse> {
+    const answer = await this.transport.get('/pg/api/v2/util/validate', call, true);
+    return expectSuccess(answer, ValidateResponseSchema, 'validate');
+  }
+
+  /**
+   * POST /pg/api/v2/util/validate: checks POST signing. A string is sent exactly as given (it must be
+   * JSON), which tests signatures over bodies the caller formatted; anything else is serialized.
+   */
+  async validatePost(body: unknown = {}, call?: CallOptions): Promise<ValidateResponse> {
+    let text: string;
+    if (typeof body === 'string') {
+      try {
+        JSON.parse(body);
+      } catch {
+        throw new InvalidRequestError('validatePost: the body string is not valid JSON', [
+          { path: '', message: 'not JSON' },
+        ]);
+      }
+      text = body;
+    } else {
+      text = serializeBody(body);
+    }
+    const answer = await this.transport.post('/pg/api/v2/util/validate', text, call);
+    return expectSuccess(answer, ValidateResponseSchema, 'validatePost');
+  }
+
+  /**
+   * After a timeout or connection error on a POST, finds out what happened by merchant reference.
+   * `found: false` means the gateway has no such transaction: it is safe to try again.
+   * Connection problems still throw: then nobody knows yet, so do not retry the payment.
+   */
+  async reconcile(merchantReference: string, call?: CallOptions): Promise<ReconcileResult> {
+    try {
+      const record = await this.lookups.byMerchantReference(merchantReference, call);
+      return { found: true, record };
+    } catch (err) {
+      // A plain refusal (success false) is the gateway saying it has no such reference.
+      if (err instanceof GatewayError && err.constructor === GatewayError) {
+        return { found: false, message: err.message };
+      }
+      throw err;
+    }
+  }
+
+  /**
+   * The notify hash covers only the payment reference, so before fulfilling an order check the
+   * notification's amount and currency against the gateway's own record.
+   */
+  async confirmNotification(
+    notification: PaymentNotification,
+    call?: CallOptions,
+  ): Promise<TransactionLookupRecord> {
+    const record = await this.lookups.payment(notification.paymentReference, call);
+    if (record.amount !== notification.amount || record.currency !== notification.currency) {
+      throw new WebhookVerificationError(
+        `payment notification for ${notification.paymentReference} says ${notification.amount} ${notification.currency}, ` +
+          `the gateway's record says ${record.amount} ${record.currency}`,
+        'hash-mismatch',
+      );
+    }
+    return record;
+  }
+}

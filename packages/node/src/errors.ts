@@ -1,0 +1,95 @@
+import { maskCardData, maskText, type SchemaIssue } from '@pg-checkout/protocol';
+
+export interface GatewayErrorFields {
+  code?: number | undefined;
+  originalErrorCode?: string | undefined;
+  statusCode?: number | undefined;
+  reference?: string | undefined;
+  /** The gateway's answer (parsed JSON, or text when it was not JSON); masked before it is stored. */
+  raw?: unknown;
+  cause?: unknown;
+}
+
+/** Base of every failure the client throws; callers branch on the subclass, not on the message. */
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+  readonly code: number | undefined;
+  readonly originalErrorCode: string | undefined;
+  readonly statusCode: number | undefined;
+  readonly reference: string | undefined;
+  /** What came back, with card numbers masked and CVVs removed. */
+  readonly raw: unknown;
+
+  constructor(message: string, fields: GatewayErrorFields = {}) {
+    super(maskText(message), fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.code = fields.code;
+    this.originalErrorCode = fields.originalErrorCode;
+    this.statusCode = fields.statusCode;
+    this.reference = fields.reference;
+    this.raw = maskCardData(fields.raw);
+  }
+}
+
+/** The processor declined the card (code -1); `originalErrorCode` says why (fin005, fin051, ...). */
+export class CardDeclinedError extends GatewayError {
+  override name = 'CardDeclinedError';
+}
+
+/** 3D Secure authentication failed (code 3, originalErrorCode fin006). */
+export class ThreeDSecureFailedError extends GatewayError {
+  override name = 'ThreeDSecureFailedError';
+}
+
+/** HTTP 403: the signature did not match or the credentials belong to the other environment. */
+export class SignatureError extends GatewayError {
+  override name = 'SignatureError';
+}
+
+/** No answer: connection refused or reset, DNS failure, or the gateway answered 5xx. */
+export class GatewayConnectionError extends GatewayError {
+  override name = 'GatewayConnectionError';
+}
+
+/** No answer in time. On a POST the outcome is unknown: reconcile before trying again. */
+export class GatewayTimeoutError extends GatewayError {
+  override name = 'GatewayTimeoutError';
+}
+
+/** Our own request broke the gateway's rules; nothing was sent. `issues` names each field. */
+export class InvalidRequestError extends GatewayError {
+  override name = 'InvalidRequestError';
+  readonly issues: readonly SchemaIssue[];
+  constructor(message: string, issues: readonly SchemaIssue[]) {
+    super(message);
+    this.issues = issues.map((i) => ({ path: i.path, message: maskText(i.message) }));
+  }
+}
+
+/** The answer was not JSON, or did not match its schema; `raw` holds what came back, masked. */
+export class UnexpectedResponseError extends GatewayError {
+  override name = 'UnexpectedResponseError';
+  readonly issues: readonly SchemaIssue[];
+  constructor(message: string, fields: GatewayErrorFields & { issues?: readonly SchemaIssue[] }) {
+    super(message, fields);
+    this.issues = fields.issues ?? [];
+  }
+}
+
+/** A webhook failed verification; `statusCode` is the 4xx to answer with. */
+export class WebhookVerificationError extends Error {
+  override name = 'WebhookVerificationError';
+  readonly statusCode: 400 | 401;
+  readonly reason:
+    'not-raw' | 'malformed' | 'invalid-payload' | 'unknown-merchant' | 'hash-mismatch';
+  readonly issues: readonly SchemaIssue[];
+  constructor(
+    message: string,
+    reason: WebhookVerificationError['reason'],
+    issues: readonly SchemaIssue[] = [],
+  ) {
+    super(maskText(message));
+    this.reason = reason;
+    this.statusCode = reason === 'hash-mismatch' || reason === 'unknown-merchant' ? 401 : 400;
+    this.issues = issues;
+  }
+}

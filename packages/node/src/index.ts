@@ -1,0 +1,47 @@
+export { GatewayClient } from './client.js';
+export {
+  Environments,
+  type Environment,
+  type GatewayClientOptions,
+  type GatewayLogger,
+} from './options.js';
+export type { CallOptions } from './internal/transport.js';
+export type { ExecuteAmount, RefundAmount } from './internal/money.js';
+export type {
+  ApprovedOutcome,
+  ExecuteOutcome,
+  PaymentOutcome,
+  ReconcileResult,
+  RedirectOutcome,
+  RefundOutcome,
+  Step2Outcome,
+  ThreeDSecureV1Outcome,
+  ThreeDSecureV2ChallengeOutcome,
+  ThreeDSecureV2MethodOutcome,
+} from './outcomes.js';
+export {
+  CardDeclinedError,
+  GatewayConnectionError,
+  GatewayError,
+  GatewayTimeoutError,
+  InvalidRequestError,
+  SignatureError,
+  ThreeDSecureFailedError,
+  UnexpectedResponseError,
+  WebhookVerificationError,
+  type GatewayErrorFields,
+} from './errors.js';
+export { signRequest, serializeBody } from './signing.js';
+export {
+  verifyPaymentNotification,
+  verifyPayoutWebhook,
+  webhookHash,
+  type NotificationSecret,
+} from './webhooks.js';
+export type { Cards } from './resources/cards.js';
+export type { Foreign } from './resources/foreign.js';
+export type { Lookups } from './resources/lookups.js';
+export type { Payments } from './resources/payments.js';
+export type { Redirects } from './resources/redirects.js';
+export type { Subscriptions } from './resources/subscriptions.js';
+export type { Transfers } from './resources/transfers.js';
