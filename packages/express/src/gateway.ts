@@ -48,7 +48,7 @@ export interface LookupRecord {
   amount: number;
   currency: string;
   status: string;
-  pending?: boolean;
+  pending?: boolean | null;
 }
 
 export interface CardInput {
@@ -113,8 +113,8 @@ export interface CheckoutGateway {
     ): Promise<{ reference: string; redirectUrl: string }>;
   };
   cards: {
-    register(request: { creditCard: CardInput }, options?: CallOptions): Promise<{ token: string }>;
-    unregister(request: { token: string }, options?: CallOptions): Promise<unknown>;
+    register(creditCard: CardInput, options?: CallOptions): Promise<{ token: string }>;
+    unregister(token: string, options?: CallOptions): Promise<unknown>;
   };
   reconcile(
     merchantReference: string,

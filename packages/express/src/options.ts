@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { PaymentNotification, PayoutWebhook } from '@pg-checkout/protocol';
 import type { CheckoutStore } from './stores/store.js';
 import type { CheckoutGateway, Consumer, RedirectUrls } from './gateway.js';
 import type { CheckoutLogger } from './logger.js';
@@ -28,8 +29,8 @@ export interface CheckoutOrder {
 export interface GatewayCredentials {
   token: string;
   secret: string;
-  /** Base URL of the gateway (e.g. the sandbox's). Default: the `environment`'s named URL. */
-  baseUrl?: string;
+  /** Base URL of the gateway for the environment in use (e.g. the sandbox's). Required: the spec names no hosts. */
+  baseUrl: string;
   /** Client timeout per call. Default `30_000`. */
   timeoutMs?: number;
 }
@@ -46,12 +47,9 @@ export interface PaymentEvent {
   state: PaymentState;
 }
 
+/** A verified webhook, typed by @pg-checkout/protocol. The notify hash covers only the reference: check amount and status with `client.confirmNotification` before fulfilling. */
 export type WebhookEvent =
-  | {
-      type: 'payment';
-      payload: Record<string, unknown> & { paymentReference: string; status: string };
-    }
-  | { type: 'payout'; payload: Record<string, unknown> & { payoutId: number } };
+  { type: 'payment'; payload: PaymentNotification } | { type: 'payout'; payload: PayoutWebhook };
 
 /** Options of `createCheckout()`. */
 export interface CheckoutOptions {

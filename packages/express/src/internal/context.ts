@@ -32,7 +32,7 @@ export function createContext(options: CheckoutOptions): Context {
     logger: redactingLogger(options.logger ?? stderrLogger),
     gateway: () =>
       (client ??= credentials
-        ? createGatewayClient(credentials, options.environment ?? 'development')
+        ? Promise.resolve(createGatewayClient(credentials))
         : Promise.resolve(gatewayOption as CheckoutGateway)),
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,

@@ -68,7 +68,7 @@ export async function registerCard(
   const hooks = ctx.options.savedCards;
   if (!hooks || !shopperId) return undefined;
   if (hooks.maySaveCard && !(await hooks.maySaveCard(req))) return undefined;
-  const { token } = await (await ctx.gateway()).cards.register({ creditCard: card });
+  const { token } = await (await ctx.gateway()).cards.register(card);
   return {
     token,
     number: maskPan(card.number),
@@ -87,7 +87,7 @@ export async function settleSavedCard(ctx: Context, record: PaymentRecord): Prom
     await addCard(ctx, record.shopperId, card);
   } else if (record.state.status === 'declined' || record.state.status === 'failed') {
     try {
-      await (await ctx.gateway()).cards.unregister({ token: card.token });
+      await (await ctx.gateway()).cards.unregister(card.token);
     } catch (error) {
       ctx.logger.warn('could not unregister the card of a refused payment', {
         reference: record.reference,

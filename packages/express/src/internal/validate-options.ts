@@ -81,7 +81,7 @@ const absoluteUrl = z
 const credentialsSchema = z.strictObject({
   token: z.string().min(1, 'gateway.token is missing'),
   secret: z.string().min(1, 'gateway.secret is missing'),
-  baseUrl: absoluteUrl.optional(),
+  baseUrl: absoluteUrl,
   timeoutMs: z.number().int().positive().optional(),
 });
 

@@ -124,13 +124,13 @@ export class FakeGateway implements CheckoutGateway {
     createEft: async (request: Record<string, unknown>) => this.#redirect('eft', request),
   };
   cards = {
-    register: async (request: { creditCard: { number: string } }) => {
+    register: async (creditCard: { number: string }) => {
       const token = `tok-${randomUUID()}`;
-      this.vault.set(token, request.creditCard.number);
+      this.vault.set(token, creditCard.number);
       return { token };
     },
-    unregister: async (request: { token: string }) => {
-      this.vault.delete(request.token);
+    unregister: async (token: string) => {
+      this.vault.delete(token);
       return { success: true };
     },
   };

@@ -51,7 +51,7 @@ export function cardRoutes(ctx: Context): Router {
         throw new CheckoutError(404, 'not_found', 'This saved card was not found.');
       }
       try {
-        await (await ctx.gateway()).cards.unregister({ token });
+        await (await ctx.gateway()).cards.unregister(token);
       } catch (error) {
         ctx.logger.warn('card removed here but the vault did not confirm', { error });
       }

@@ -1,11 +1,14 @@
 import express, { type Response, type Router } from 'express';
+import {
+  verifyPaymentNotification,
+  verifyPayoutWebhook,
+  WebhookVerificationError,
+} from '@pg-checkout/node';
 import type { WebhookEvent } from '../../options.js';
 import type { Context } from '../context.js';
 import { asyncRoute } from '../guards.js';
-import { stateFromLookup } from '../outcomes.js';
-import { loadPayment } from '../records.js';
-import { verifyWebhook, WebhookVerificationError } from '../webhook-verify.js';
-import { settle } from './payments.js';
+import { isFinal, loadPayment } from '../records.js';
+import { lookupState, settle } from './payments.js';
 
 const DONE_TTL_MS = 4 * 24 * 60 * 60_000; // the gateway retries for up to three days
 const LOCK_TTL_MS = 60_000;
@@ -14,19 +17,21 @@ function refuse(res: Response, status: number, code: string, message: string): v
   res.status(status).json({ success: false, message, code });
 }
 
-/** Moves our own record of a payment along when the gateway notifies its outcome. */
-async function applyToRecord(ctx: Context, payload: Record<string, unknown>): Promise<void> {
-  const reference = String(payload.paymentReference);
+/**
+ * Moves our own record of a payment along when the gateway notifies it. The hash covers only the
+ * reference, so the state comes from a gateway lookup, never from the payload's status.
+ */
+async function applyToRecord(ctx: Context, reference: string): Promise<void> {
   const record = await loadPayment(ctx, reference);
-  if (!record || typeof payload.status !== 'string') return;
-  const state = stateFromLookup({
-    reference,
-    status: payload.status,
-    amount: Number(payload.amount),
-    currency: String(payload.currency),
-  });
-  if (state && state.status !== record.state.status && record.state.status !== 'approved')
-    await settle(ctx, { ...record, state });
+  if (!record || isFinal(record.state)) return;
+  const state = await lookupState(ctx, reference, record.method);
+  if (state && state.status !== record.state.status) await settle(ctx, { ...record, state });
+}
+
+function verify(type: WebhookEvent['type'], body: Buffer, secret: string): WebhookEvent {
+  return type === 'payment'
+    ? { type, payload: verifyPaymentNotification(body, secret) }
+    : { type, payload: verifyPayoutWebhook(body, secret) };
 }
 
 /** Gateway -> merchant: verified on the raw body, de-duplicated, handed to the merchant once. */
@@ -41,24 +46,23 @@ export function webhookRoutes(ctx: Context): Router {
         refuse(res, 503, 'webhook_not_configured', 'Webhooks are not configured.');
         return;
       }
-      let payload: Record<string, unknown>;
+      let event: WebhookEvent;
       try {
-        const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        payload = verifyWebhook(
-          body,
+        event = verify(
+          type,
+          Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
           ctx.webhookSecret,
-          type === 'payment' ? 'paymentReference' : 'payoutId',
         );
       } catch (error) {
         if (!(error instanceof WebhookVerificationError)) throw error;
-        ctx.logger.warn('webhook refused', { type, reason: error.message });
-        refuse(res, 400, 'webhook_invalid', error.message);
+        ctx.logger.warn('webhook refused', { type, reason: error.reason });
+        refuse(res, error.statusCode, 'webhook_invalid', error.message);
         return;
       }
       const id =
-        type === 'payment'
-          ? `pay:${String(payload.paymentReference)}:${String(payload.status)}:${String(payload.amount)}`
-          : `payout:${String(payload.payoutId)}`;
+        event.type === 'payment'
+          ? `pay:${event.payload.paymentReference}:${event.payload.status}:${String(event.payload.amount)}`
+          : `payout:${String(event.payload.payoutId)}`;
       if (await ctx.store.get(`wh:done:${id}`)) {
         res.json({ success: true, duplicate: true });
         return;
@@ -69,8 +73,8 @@ export function webhookRoutes(ctx: Context): Router {
         return;
       }
       try {
-        if (type === 'payment') await applyToRecord(ctx, payload);
-        await ctx.options.onWebhook?.({ type, payload } as WebhookEvent);
+        if (event.type === 'payment') await applyToRecord(ctx, event.payload.paymentReference);
+        await ctx.options.onWebhook?.(event);
         // Claimed only after the handler succeeded, so a failure leaves the retry its chance.
         await ctx.store.set(`wh:done:${id}`, '1', DONE_TTL_MS);
       } catch (error) {

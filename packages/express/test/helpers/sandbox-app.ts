@@ -1,0 +1,178 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type Router } from 'express';
+import { GatewayClient } from '@pg-checkout/node';
+import { createSandbox } from '@pg-checkout/sandbox';
+import { createCheckout, type CheckoutOptions } from '../../src/index.js';
+
+export const PAGE_ORIGIN = 'https://shop.test';
+
+export interface SandboxApp {
+  url: string;
+  sandboxUrl: string;
+  secret: string;
+  close(): Promise<void>;
+  post(
+    path: string,
+    body: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: Answer }>;
+  get(path: string): Promise<{ status: number; body: Answer }>;
+  /** The sandbox's test-only record of a payment. */
+  record(reference: string): Promise<Answer>;
+  sandbox(path: string, body: unknown): Promise<void>;
+}
+
+// Answers are checked field by field; `any` keeps the assertions short.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Answer = any;
+
+/** The middleware on a real server whose publicUrl is its own address, talking to a real sandbox. */
+export async function startSandboxApp(
+  overrides: Partial<CheckoutOptions> = {},
+  clientTimeoutMs = 5_000,
+): Promise<SandboxApp> {
+  const sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+  const client = new GatewayClient({
+    token: sandbox.token,
+    secret: sandbox.secret,
+    baseUrl: sandbox.url,
+    timeoutMs: clientTimeoutMs,
+  });
+  const app = express();
+  // Mounted lazily: the router needs publicUrl, which needs the listening port.
+  const mounted: { router?: Router } = {};
+  app.use('/checkout', (req, res, next) => mounted.router!(req, res, next));
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/checkout`;
+  let order = 0;
+  mounted.router = createCheckout({
+    gateway: client,
+    webhookSecret: sandbox.secret,
+    publicUrl: url,
+    allowedOrigins: [PAGE_ORIGIN],
+    rateLimit: false,
+    resolveOrder: (req) => ({
+      amount: Number(req.get('x-amount') ?? 10_000),
+      currency: req.get('x-currency') ?? 'ZAR',
+      reference: req.get('x-order') ?? `sbx-${Date.now()}-${++order}`,
+    }),
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    ...overrides,
+  });
+  const json = async (response: Response) => ({
+    status: response.status,
+    body: (await response.json()) as Answer,
+  });
+  return {
+    url,
+    sandboxUrl: sandbox.url,
+    secret: sandbox.secret,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await sandbox.close();
+    },
+    post: async (path, body, headers = {}) =>
+      json(
+        await fetch(/^https?:/.test(path) ? path : url + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: PAGE_ORIGIN, ...headers },
+          body: JSON.stringify(body),
+        }),
+      ),
+    get: async (path) => json(await fetch(url + path)),
+    record: async (reference) =>
+      (await fetch(`${sandbox.url}/_sandbox/transactions/${encodeURIComponent(reference)}`)).json(),
+    sandbox: async (path, body) => {
+      const response = await fetch(sandbox.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!response.ok)
+        throw new Error(`sandbox ${path}: ${response.status} ${await response.text()}`);
+    },
+  };
+}
+
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** Posts a form the way a browser would; `json` asks the sandbox's ACS for its next hop as JSON. */
+async function postForm(
+  url: string,
+  fields: Record<string, string>,
+  json = false,
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { ...FORM, ...(json ? { accept: 'application/json' } : {}) },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** What the method iframe's script does: submit the bank's form with browser data. */
+export async function runMethodStep(methodUrl: string): Promise<string> {
+  const html = await (await fetch(methodUrl)).text();
+  const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1]?.replace(/&amp;/g, '&');
+  if (!action) throw new Error('method content has no form');
+  const fields: Record<string, string> = {};
+  for (const m of html.matchAll(/<input[^>]*name="([^"]+)"(?:[^>]*value="([^"]*)")?/g))
+    fields[m[1]!] = (m[2] ?? '').replace(/&amp;/g, '&');
+  fields.browserScreen = '1280x800';
+  const response = await postForm(action, fields);
+  await response.arrayBuffer();
+  return html;
+}
+
+/** The shopper at the bank's challenge page, then the bank posting the result to our callback or TermUrl. */
+export async function completeChallenge(
+  threeDS: Answer,
+  otp: string,
+): Promise<{ status: number; html: string; csp: string | null; url: string }> {
+  let hop: { action: string; fields: Record<string, string> };
+  if (threeDS.version === 1) {
+    await (
+      await postForm(threeDS.acsUrl, {
+        PaReq: threeDS.paReq,
+        MD: threeDS.md,
+        TermUrl: threeDS.termUrl,
+      })
+    ).arrayBuffer();
+    hop = (await (
+      await postForm(
+        `${threeDS.acsUrl}/answer`,
+        { MD: threeDS.md, TermUrl: threeDS.termUrl, otp, action: 'submit' },
+        true,
+      )
+    ).json()) as typeof hop;
+  } else {
+    await (
+      await postForm(threeDS.acsUrl, {
+        creq: threeDS.creq,
+        threeDSSessionData: threeDS.threeDSSessionData,
+      })
+    ).arrayBuffer();
+    hop = (await (
+      await postForm(
+        `${threeDS.acsUrl}/answer`,
+        {
+          acsTransID: threeDS.transactionId,
+          threeDSSessionData: threeDS.threeDSSessionData,
+          otp,
+          action: 'submit',
+        },
+        true,
+      )
+    ).json()) as typeof hop;
+  }
+  const response = await postForm(hop.action, hop.fields);
+  return {
+    status: response.status,
+    html: await response.text(),
+    csp: response.headers.get('content-security-policy'),
+    url: hop.action,
+  };
+}
