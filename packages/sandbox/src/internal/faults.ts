@@ -75,13 +75,11 @@ export class FaultInjector {
       const kind = o.kinds[Math.floor(this.random() * o.kinds.length)] ?? o.kinds[0]!;
       this.counts[kind]++;
       if (kind === '5xx') {
-        res
-          .status(503)
-          .json({
-            success: false,
-            message: 'Service unavailable (sandbox fault injection)',
-            code: -1,
-          });
+        res.status(503).json({
+          success: false,
+          message: 'Service unavailable (sandbox fault injection)',
+          code: -1,
+        });
         return;
       }
       const send = res.send.bind(res);

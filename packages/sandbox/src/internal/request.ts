@@ -1,3 +1,4 @@
+import { check, describeIssues, type AnySchema } from '@pg-checkout/protocol';
 import type { Request } from 'express';
 import { badRequest, conflict } from './errors.js';
 import type { Ctx } from './context.js';
@@ -8,8 +9,19 @@ export function jsonBody(req: Request): unknown {
   return (req as Request & { json?: unknown }).json;
 }
 
-export function bodyReader(req: Request): BodyReader {
-  return BodyReader.from(jsonBody(req));
+/**
+ * The body as a lenient reader; with a schema, protocol's lenient request schema checks it first
+ * (unknown keys dropped, nulls as absent, wrong types refused with the field's path).
+ */
+export function bodyReader(req: Request, schema?: AnySchema): BodyReader {
+  const reader = BodyReader.from(jsonBody(req));
+  if (schema) checkSchema(schema, reader.raw);
+  return reader;
+}
+
+export function checkSchema(schema: AnySchema, value: unknown): void {
+  const result = check(schema, value);
+  if (!result.success) throw badRequest(describeIssues(result.issues));
 }
 
 /** Reference path parameter, with the same length limit as the references it names. */

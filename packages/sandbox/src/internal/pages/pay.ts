@@ -154,15 +154,13 @@ export function payRoutes(ctx: Ctx): Router {
     transition(txn, 'THREE_D_SECURE', ctx.clock.now());
     const state = startThreeDS(ctx, txn, 1, 'challenge');
     const base = `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
-    res
-      .type('html')
-      .send(
-        autoPost('3-D Secure', `${ACS_V1_PATH}`, {
-          PaReq: paReqFor(state),
-          MD: state.transactionId,
-          TermUrl: `${base}/pay/${txn.reference}/3ds`,
-        }),
-      );
+    res.type('html').send(
+      autoPost('3-D Secure', `${ACS_V1_PATH}`, {
+        PaReq: paReqFor(state),
+        MD: state.transactionId,
+        TermUrl: `${base}/pay/${txn.reference}/3ds`,
+      }),
+    );
   });
 
   router.post('/pay/:reference/3ds', (req, res) => {

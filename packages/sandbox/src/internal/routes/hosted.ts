@@ -1,3 +1,12 @@
+import {
+  AddForeignTransferRequestLenientSchema,
+  CreateEftRequestLenientSchema,
+  CreateForeignPaymentRequestLenientSchema,
+  CreateRedirectRequestLenientSchema,
+  EditForeignPaymentRequestLenientSchema,
+  ExecuteRequestLenientSchema,
+  RefundRequestLenientSchema,
+} from '@pg-checkout/protocol';
 import { Router, type Request } from 'express';
 import { baseUrl, type Ctx } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
@@ -14,6 +23,7 @@ import {
   bodyReader,
   ensureReferenceFree,
   exchangeRate,
+  checkSchema,
   readAmountBody,
   readTransaction,
   refParam,
@@ -119,6 +129,7 @@ export function hostedRoutes(ctx: Ctx): Router {
     const r = bodyReader(req);
     const urls = readUrls(r.obj('urls'));
     if (!urls) throw missingUrls();
+    checkSchema(CreateForeignPaymentRequestLenientSchema, r.raw);
     if (!ctx.settings.paymentPageEnabled) throw noPaymentPage();
     const info: HostedInfo = {
       urls,
@@ -148,7 +159,7 @@ export function hostedRoutes(ctx: Ctx): Router {
   router.post(`${V3}/:reference/execute`, (req, res) => {
     const txn = ctx.store.require(refParam(req));
     requireKind(txn, 3);
-    const { currency, amount } = readAmountBody(bodyReader(req), 0);
+    const { currency, amount } = readAmountBody(bodyReader(req, ExecuteRequestLenientSchema), 0);
     if (currency !== txn.currency)
       throw badRequest(`transaction.currency ${currency} is not the payment's ${txn.currency}`);
     res.json(execute(ctx, txn, amount));
@@ -164,7 +175,7 @@ export function hostedRoutes(ctx: Ctx): Router {
   router.post(`${V3}/:reference/refund`, (req, res) => {
     const txn = ctx.store.require(refParam(req));
     requireKind(txn, 3);
-    const body = readAmountBody(bodyReader(req), 1);
+    const body = readAmountBody(bodyReader(req, RefundRequestLenientSchema), 1);
     if (body.currency !== txn.currency)
       throw badRequest(
         `transaction.currency ${body.currency} is not the payment's ${txn.currency}`,
@@ -176,7 +187,7 @@ export function hostedRoutes(ctx: Ctx): Router {
   router.post(`${V3}/:reference/edit`, (req, res) => {
     const txn = ctx.store.require(refParam(req));
     requireKind(txn, 3);
-    const r = bodyReader(req);
+    const r = bodyReader(req, EditForeignPaymentRequestLenientSchema);
     beforeExecutionDay(ctx, txn);
     const info = txn.hosted!;
     const consumer = readConsumer(r.obj('consumer'));
@@ -200,7 +211,7 @@ export function hostedRoutes(ctx: Ctx): Router {
   router.post(`${V3}/:reference/transfer/create`, (req, res) => {
     const txn = ctx.store.require(refParam(req));
     requireKind(txn, 3);
-    const r = bodyReader(req);
+    const r = bodyReader(req, AddForeignTransferRequestLenientSchema);
     beforeExecutionDay(ctx, txn);
     const info = txn.hosted!;
     const existing = info.transfer?.toMerchants ?? [];
@@ -236,6 +247,7 @@ export function hostedRoutes(ctx: Ctx): Router {
     const r = bodyReader(req);
     const urls = readUrls(r.obj('urls'));
     if (!urls) throw missingUrls();
+    checkSchema(CreateRedirectRequestLenientSchema, r.raw);
     const pageUrlKey = r.str('pageUrlKey', { max: 100 });
     if (pageUrlKey !== undefined && !ctx.settings.pageUrlKeys.includes(pageUrlKey))
       throw noPaymentPage(pageUrlKey);
@@ -259,6 +271,7 @@ export function hostedRoutes(ctx: Ctx): Router {
     const r = bodyReader(req);
     const urls = readUrls(r.obj('urls'));
     if (!urls) throw missingUrls();
+    checkSchema(CreateEftRequestLenientSchema, r.raw);
     const tx = r.reqObj('transaction');
     if (tx.raw.currency !== undefined && tx.raw.currency !== 'ZAR') {
       throw badRequest('transaction.currency must be ZAR: instant EFT is for South African banks');

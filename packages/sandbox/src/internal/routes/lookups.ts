@@ -1,3 +1,4 @@
+import { ListPaymentsRequestLenientSchema } from '@pg-checkout/protocol';
 import { Router } from 'express';
 import type { Ctx } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
@@ -68,7 +69,7 @@ export function lookupRoutes(ctx: Ctx): Router {
   });
 
   router.post('/pg/api/v2/payment/list', (req, res) => {
-    const r = bodyReader(req);
+    const r = bodyReader(req, ListPaymentsRequestLenientSchema);
     const merchantReference = r.str('merchantReference', { max: 100 });
     const paymentReference = r.str('paymentReference', { max: 100 });
     const date = (key: string): number | undefined => {

@@ -1,3 +1,11 @@
+import {
+  ConfirmRequestLenientSchema,
+  CreatePaymentRequestLenientSchema,
+  ExecuteRequestLenientSchema,
+  RefundMultipleRequestLenientSchema,
+  RefundRequestLenientSchema,
+  Step2ConfirmRequestLenientSchema,
+} from '@pg-checkout/protocol';
 import { Router, type Response } from 'express';
 import { readCardInput, DECLINES, type Decline } from '../card-input.js';
 import { baseUrl, type Ctx } from '../context.js';
@@ -7,6 +15,7 @@ import { approve, execute, fail, refund } from '../money.js';
 import {
   bodyReader,
   ensureReferenceFree,
+  checkSchema,
   readAmountBody,
   readTransaction,
   refParam,
@@ -74,7 +83,7 @@ export function paymentRoutes(ctx: Ctx): Router {
   const router = Router();
 
   router.post(`${V2}/create`, (req, res) => {
-    const r = bodyReader(req);
+    const r = bodyReader(req, CreatePaymentRequestLenientSchema);
     const tx = readTransaction(r.reqObj('transaction'));
     if (tx.currency !== 'ZAR') {
       throw badRequest(
@@ -191,7 +200,7 @@ export function paymentRoutes(ctx: Ctx): Router {
 
   router.post(`${V2}/3dsv2/:reference/confirm`, (req, res) => {
     const txn = ctx.store.require(refParam(req));
-    const r = bodyReader(req);
+    const r = bodyReader(req, Step2ConfirmRequestLenientSchema);
     const reference = r.str('reference', { max: 100 });
     const txId = r.reqStr('txId', { max: 100 });
     const transactionId = r.reqStr('transactionId', { max: 100 });
@@ -241,7 +250,7 @@ export function paymentRoutes(ctx: Ctx): Router {
 
   router.post(`${V2}/:reference/confirm`, (req, res) => {
     const txn = ctx.store.require(refParam(req));
-    const r = bodyReader(req);
+    const r = bodyReader(req, ConfirmRequestLenientSchema);
     const paRes = r.str('paRes', { max: 4096 });
     const cres = r.str('cres', { max: 4096 });
     if (paRes === undefined && cres === undefined) {
@@ -304,7 +313,7 @@ export function paymentRoutes(ctx: Ctx): Router {
   router.post(`${V2}/:reference/execute`, (req, res) => {
     const txn = ctx.store.require(refParam(req));
     requireKind(txn, 2);
-    const { currency, amount } = readAmountBody(bodyReader(req), 0);
+    const { currency, amount } = readAmountBody(bodyReader(req, ExecuteRequestLenientSchema), 0);
     if (currency !== txn.currency)
       throw badRequest(`transaction.currency ${currency} is not the payment's ${txn.currency}`);
     res.json(execute(ctx, txn, amount));
@@ -320,7 +329,7 @@ export function paymentRoutes(ctx: Ctx): Router {
   router.post(`${V2}/:reference/refund`, (req, res) => {
     const txn = ctx.store.require(refParam(req));
     requireKind(txn, 2);
-    const body = readAmountBody(bodyReader(req), 1);
+    const body = readAmountBody(bodyReader(req, RefundRequestLenientSchema), 1);
     if (body.currency !== txn.currency) {
       throw badRequest(
         `transaction.currency ${body.currency} is not the payment's ${txn.currency}`,
@@ -337,6 +346,7 @@ export function paymentRoutes(ctx: Ctx): Router {
     if (!items || items.length === 0) {
       throw new ApiError(400, 'No transactions given to refund', -1, { synchronous });
     }
+    checkSchema(RefundMultipleRequestLenientSchema, r.raw);
     const run = (): Record<string, unknown>[] =>
       items.map((item) => {
         const serviceReference =

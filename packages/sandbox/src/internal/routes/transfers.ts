@@ -1,3 +1,7 @@
+import {
+  CancelTransferRequestLenientSchema,
+  CreateTransferRequestLenientSchema,
+} from '@pg-checkout/protocol';
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import type { Ctx } from '../context.js';
@@ -51,7 +55,7 @@ export function transferRoutes(ctx: Ctx): Router {
   };
 
   router.post('/pg/api/v2/transfer/create', (req, res) => {
-    const r = bodyReader(req);
+    const r = bodyReader(req, CreateTransferRequestLenientSchema);
     const reference = r.reqStr('reference', { max: MAX_REFERENCE });
     const from = readSide(r.reqObj('fromMerchant'), false);
     const to = r
@@ -112,7 +116,9 @@ export function transferRoutes(ctx: Ctx): Router {
   });
 
   router.post('/pg/api/v2/transfer/cancel', (req, res) => {
-    const reference = bodyReader(req).reqStr('reference', { max: 100 });
+    const reference = bodyReader(req, CancelTransferRequestLenientSchema).reqStr('reference', {
+      max: 100,
+    });
     const single = ctx.store.get(reference);
     const targets = single?.kind === 'transfer' ? [single] : groups.get(reference);
     if (!targets) throw notFound(`No transfer with reference ${reference}`);

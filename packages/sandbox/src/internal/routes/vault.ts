@@ -1,3 +1,10 @@
+import {
+  CancelSubscriptionRequestLenientSchema,
+  EditSubscriptionRequestLenientSchema,
+  LookupCardRequestLenientSchema,
+  RegisterCardRequestLenientSchema,
+  UnregisterCardRequestLenientSchema,
+} from '@pg-checkout/protocol';
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import { readCardInput, readRawCard } from '../card-input.js';
@@ -22,7 +29,10 @@ export function vaultRoutes(ctx: Ctx): Router {
   const router = Router();
 
   router.post('/pg/api/v2/card/register', (req, res) => {
-    const { card, decline } = readRawCard(ctx, bodyReader(req).reqObj('creditCard'));
+    const { card, decline } = readRawCard(
+      ctx,
+      bodyReader(req, RegisterCardRequestLenientSchema).reqObj('creditCard'),
+    );
     if (decline) {
       throw new ApiError(400, `The card cannot be stored: ${decline.message}`, -1, {
         originalErrorCode: decline.originalErrorCode,
@@ -36,7 +46,7 @@ export function vaultRoutes(ctx: Ctx): Router {
   });
 
   router.post('/pg/api/v2/card/lookup', (req, res) => {
-    const r = bodyReader(req);
+    const r = bodyReader(req, LookupCardRequestLenientSchema);
     const given = ['cardNumber', 'token', 'transactionReference'].filter((k) => r.has(k));
     if (given.length !== 1)
       throw badRequest('Give exactly one of cardNumber, token or transactionReference');
@@ -61,7 +71,7 @@ export function vaultRoutes(ctx: Ctx): Router {
   });
 
   router.post('/pg/api/v2/card/unregister', (req, res) => {
-    const token = bodyReader(req).reqStr('token', { max: 100 });
+    const token = bodyReader(req, UnregisterCardRequestLenientSchema).reqStr('token', { max: 100 });
     const card = ctx.store.tokens.get(token);
     if (!card) throw notFound(`No stored card with token ${token}`);
     ctx.store.tokens.delete(token);
@@ -70,7 +80,7 @@ export function vaultRoutes(ctx: Ctx): Router {
   });
 
   router.post('/pg/api/v2/subscription/edit', (req, res) => {
-    const r = bodyReader(req);
+    const r = bodyReader(req, EditSubscriptionRequestLenientSchema);
     const ref = r.reqStr('subscriptionReference', { max: 99 });
     const sub = ctx.store.subscriptions.get(ref);
     if (!sub) throw notFound(`No subscription with reference ${ref}`);
@@ -87,7 +97,10 @@ export function vaultRoutes(ctx: Ctx): Router {
   });
 
   router.post('/pg/api/v2/subscription/cancel', (req, res) => {
-    const ref = bodyReader(req).reqStr('subscriptionReference', { max: 99 });
+    const ref = bodyReader(req, CancelSubscriptionRequestLenientSchema).reqStr(
+      'subscriptionReference',
+      { max: 99 },
+    );
     const sub = ctx.store.subscriptions.get(ref);
     if (!sub) throw notFound(`No subscription with reference ${ref}`);
     if (sub.status === 'CANCELLED') throw conflict(`Subscription ${ref} is already cancelled`);

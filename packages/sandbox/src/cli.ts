@@ -1,0 +1,75 @@
+import { parseArgs } from 'node:util';
+import { createSandbox } from './sandbox.js';
+import { testCards } from './test-cards.js';
+
+const USAGE = `Usage: pg-sandbox [--port N] [--host H] [--public-url URL] [--quiet]
+
+  --port        port to listen on (default 8787; 0 picks a free one)
+  --host        interface to bind (default 127.0.0.1)
+  --public-url  base URL browsers use to reach the sandbox, when it differs
+  --quiet       do not log requests
+
+Credentials: PG_SANDBOX_TOKEN and PG_SANDBOX_SECRET override sandbox-token / sandbox-secret.`;
+
+function fail(message: string): never {
+  console.error(`pg-sandbox: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string', short: 'H' },
+      'public-url': { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  }).values;
+} catch (err) {
+  fail(err instanceof Error ? err.message : String(err));
+}
+if (args.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const port = args.port === undefined ? 8787 : Number(args.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be a number from 0 to 65535, got ${args.port}`);
+
+const log = (line: string): void => console.log(`[${new Date().toISOString()}] ${line}`);
+let sandbox;
+try {
+  sandbox = await createSandbox({
+    port,
+    host: args.host ?? '127.0.0.1',
+    publicUrl: args['public-url'],
+    logger: args.quiet
+      ? { info() {}, warn: log, error: log }
+      : { info: log, warn: log, error: log },
+  });
+} catch (err) {
+  const e = err as NodeJS.ErrnoException;
+  fail(
+    e.code === 'EADDRINUSE'
+      ? `port ${port} is already in use; pick another with --port`
+      : e.message,
+  );
+}
+
+const featured = testCards.filter((c) => c.featured);
+console.log(`pg-sandbox listening on ${sandbox.url}
+  token:  ${sandbox.token}
+  secret: ${sandbox.secret}
+  dashboard: ${sandbox.url}/
+Test cards (any future expiry, any cvv of the right length; 3-D Secure code 1234):
+${featured.map((c) => `  ${c.number.padEnd(17)} ${c.behaviour}`).join('\n')}
+All test cards: packages/sandbox/README.md ("Test cards"). Ctrl-C stops.`);
+
+const stop = (): void => {
+  void sandbox.close().then(() => process.exit(0));
+};
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
