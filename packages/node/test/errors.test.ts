@@ -1,0 +1,274 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import {
+  CardDeclinedError,
+  GatewayClient,
+  GatewayConnectionError,
+  GatewayError,
+  GatewayTimeoutError,
+  InvalidRequestError,
+  SignatureError,
+  ThreeDSecureFailedError,
+  UnexpectedResponseError,
+} from '../src/index.js';
+import { FakeGateway, SECRET, TOKEN, createRequest, samples } from './support/fake-gateway.js';
+
+const gateway = new FakeGateway();
+let client: GatewayClient;
+const v2 = '/pg/api/v2';
+
+before(async () => {
+  await gateway.start();
+  client = new GatewayClient({
+    token: TOKEN,
+    secret: SECRET,
+    baseUrl: gateway.url,
+    retries: 2,
+    retryDelayMs: 1,
+    timeoutMs: 2_000,
+  });
+});
+beforeEach(() => gateway.reset());
+after(() => gateway.close());
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function assertNoCardData(value: unknown): void {
+  const text =
+    typeof value === 'string'
+      ? value
+      : JSON.stringify(value) + String((value as Error)?.message ?? '');
+  assert.doesNotMatch(text, /4111111111111111/);
+  assert.doesNotMatch(text, /"cvv":"123"/);
+}
+
+describe('business failures are typed', () => {
+  it('code -1 on a payment is CardDeclinedError with originalErrorCode', async () => {
+    gateway.on('POST', `${v2}/payment/create`, { json: samples.declined });
+    const err = await client.payments.create(createRequest).catch((e: unknown) => e);
+    assert.ok(err instanceof CardDeclinedError);
+    assert.ok(err instanceof GatewayError);
+    assert.equal(err.code, -1);
+    assert.equal(err.originalErrorCode, 'fin051');
+    assert.equal(err.message, 'Insufficient funds');
+    assert.equal(err.reference, 'PG-1');
+  });
+  it('code 3 is ThreeDSecureFailedError, including the V2 confirm variant with a nested error', async () => {
+    gateway.on('POST', `${v2}/payment/create`, { json: samples.threeDsFailed });
+    await assert.rejects(client.payments.create(createRequest), ThreeDSecureFailedError);
+    gateway.on('POST', `${v2}/payment/PG-1/confirm`, {
+      json: {
+        success: false,
+        message: 'Authentication failed',
+        originalErrorCode: 'fin006',
+        error: { code: 3, message: 'failed' },
+      },
+    });
+    const err = await client.payments.confirm3dsV2('PG-1', 'cres').catch((e: unknown) => e);
+    assert.ok(err instanceof ThreeDSecureFailedError);
+    assert.equal(err.reference, 'PG-1');
+  });
+  it('a refusal outside card payments is a plain GatewayError (code 1 with success false on edit)', async () => {
+    gateway.on('POST', '/pg/api/v3/payment/PG-1/edit', {
+      json: {
+        success: false,
+        reference: 'PG-1',
+        code: 1,
+        message: 'Changes are not allowed on or after the execution day',
+      },
+    });
+    const err = await client.foreign.edit('PG-1', { pax: 2 }).catch((e: unknown) => e);
+    assert.ok(err instanceof GatewayError && err.constructor === GatewayError);
+    assert.equal(err.code, 1);
+    assert.match(err.message, /execution day/);
+  });
+  it('a refund failure other than code 7 throws', async () => {
+    gateway.on('GET', `${v2}/payment/PG-1/refund`, {
+      json: { success: false, code: -1, originalErrorCode: 'fin020', message: 'Nothing to refund' },
+    });
+    await assert.rejects(
+      client.payments.refund('PG-1'),
+      (e: unknown) => e instanceof GatewayError && e.code === -1,
+    );
+  });
+  it('multiple refund without transactions answers code -1 as an error', async () => {
+    gateway.on('POST', `${v2}/payment/refund/multiple`, {
+      json: { success: false, code: -1, message: 'No transactions given' },
+    });
+    const req = {
+      synchronous: true,
+      transactions: [{ serviceReference: 'PG-1', currency: 'ZAR', amount: 1 }],
+    };
+    await assert.rejects(client.payments.refundMultiple(req), /No transactions given/);
+  });
+});
+
+describe('our own bad requests are refused before sending', () => {
+  it('InvalidRequestError names the field path and masks card data', async () => {
+    const bad = {
+      ...createRequest,
+      creditCard: { ...createRequest.creditCard, cvv: 123 as unknown as string, expiryMonth: 13 },
+    };
+    const err = await client.payments.create(bad).catch((e: unknown) => e);
+    assert.ok(err instanceof InvalidRequestError);
+    assert.ok(err.issues.some((i) => i.path === 'creditCard.cvv'));
+    assert.ok(err.issues.some((i) => i.path === 'creditCard.expiryMonth'));
+    assert.match(err.message, /creditCard\.cvv/);
+    assertNoCardData(err);
+    assert.equal(gateway.requests.length, 0);
+  });
+  it('unknown fields and empty path parameters', async () => {
+    await assert.rejects(
+      client.payments.create({ ...createRequest, colour: 'red' } as never),
+      /unknown field `colour`/,
+    );
+    await assert.rejects(client.lookups.payment(''), InvalidRequestError);
+    await assert.rejects(
+      client.payments.execute('PG-1', { currency: 'ZAR', amount: 1.5 }),
+      /integer number of cents/,
+    );
+    assert.equal(gateway.requests.length, 0);
+  });
+});
+
+describe('transport failures', () => {
+  it('HTTP 403 is SignatureError naming the likely causes', async () => {
+    const wrong = new GatewayClient({ token: TOKEN, secret: 'other-secret', baseUrl: gateway.url });
+    const err = await wrong.validate().catch((e: unknown) => e);
+    assert.ok(err instanceof SignatureError);
+    assert.equal(err.statusCode, 403);
+    assert.match(err.message, /other environment/);
+    assert.match(err.message, /reformatted after signing/);
+  });
+  it('the 403 message names the configured environment', async () => {
+    const prod = new GatewayClient({
+      token: 'dev-token',
+      secret: SECRET,
+      environment: 'production',
+      baseUrls: { production: gateway.url },
+    });
+    await assert.rejects(prod.validate(), /set up for the production environment/);
+  });
+  it('connection refused is GatewayConnectionError, after the GET retries', async () => {
+    const port = await closedPort();
+    const offline = new GatewayClient({
+      token: TOKEN,
+      secret: SECRET,
+      baseUrl: `http://127.0.0.1:${port}`,
+      retries: 1,
+      retryDelayMs: 1,
+    });
+    const err = await offline.lookups.payment('PG-1').catch((e: unknown) => e);
+    assert.ok(err instanceof GatewayConnectionError);
+    assert.match(err.message, /ECONNREFUSED/);
+    const post = await offline.payments.create(createRequest).catch((e: unknown) => e);
+    assert.ok(post instanceof GatewayConnectionError);
+    assert.match(post.message, /reconcile/);
+  });
+  it('no answer in time is GatewayTimeoutError; on a POST it says to reconcile', async () => {
+    gateway.on('POST', `${v2}/payment/create`, { hang: true });
+    const started = Date.now();
+    const err = await client.payments
+      .create(createRequest, { timeoutMs: 150 })
+      .catch((e: unknown) => e);
+    assert.ok(err instanceof GatewayTimeoutError);
+    assert.match(err.message, /outcome is unknown: reconcile/);
+    assert.ok(Date.now() - started < 1_500);
+    assert.equal(gateway.requests.length, 1, 'a timed-out POST is not retried');
+  });
+  it('a caller abort rejects with the abort reason', async () => {
+    gateway.on('GET', `${v2}/payment/PG-1`, { hang: true });
+    const controller = new AbortController();
+    const pending = client.lookups.payment('PG-1', { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('shopper left')), 50);
+    await assert.rejects(pending, /shopper left/);
+  });
+  it('an answer that is not JSON is UnexpectedResponseError with the text masked', async () => {
+    gateway.on('POST', `${v2}/payment/create`, {
+      text: '{"success":true,"creditCard":{"number":"4111111111111111","cvv":"123"',
+    });
+    const err = await client.payments.create(createRequest).catch((e: unknown) => e);
+    assert.ok(err instanceof UnexpectedResponseError);
+    assert.match(err.message, /not JSON/);
+    assert.equal(typeof err.raw, 'string');
+    assert.match(String(err.raw), /411111XXXXXX1111/);
+    assertNoCardData(err.raw);
+  });
+  it('an answer that breaks its schema is UnexpectedResponseError with card data masked', async () => {
+    gateway.on('POST', `${v2}/payment/create`, {
+      json: {
+        ...samples.v1,
+        threeDSecure: { acsUrl: 'https://acs', transactionId: 5, paReq: 'x' },
+        echo: { number: '4111111111111111', cvv: '123' },
+      },
+    });
+    const err = await client.payments.create(createRequest).catch((e: unknown) => e);
+    assert.ok(err instanceof UnexpectedResponseError);
+    assert.ok(err.issues.some((i) => i.path === 'threeDSecure.transactionId'));
+    assertNoCardData(err.raw);
+    assertNoCardData(JSON.stringify(err));
+  });
+  it('an answer without a boolean success is UnexpectedResponseError', async () => {
+    gateway.on('GET', `${v2}/payment/PG-1`, { json: { ok: true } });
+    await assert.rejects(client.lookups.payment('PG-1'), /no boolean `success`/);
+  });
+  it('code 2 without a 3D Secure object is UnexpectedResponseError', async () => {
+    gateway.on('POST', `${v2}/payment/create`, {
+      json: { success: true, code: 2, reference: 'PG-1' },
+    });
+    await assert.rejects(client.payments.create(createRequest), UnexpectedResponseError);
+  });
+});
+
+describe('retries', () => {
+  it('a GET lookup retries 5xx and connection resets, then succeeds', async () => {
+    gateway.on('GET', `${v2}/payment/PG-1`, [
+      { status: 503, text: 'busy' },
+      { destroy: true },
+      { json: samples.lookup },
+    ]);
+    const record = await client.lookups.payment('PG-1');
+    assert.equal(record.reference, 'PG-1');
+    assert.equal(gateway.requests.length, 3);
+  });
+  it('gives up after `retries` extra attempts', async () => {
+    gateway.on('GET', `${v2}/payment/PG-1`, { status: 502, text: 'bad gateway' });
+    const err = await client.lookups.payment('PG-1').catch((e: unknown) => e);
+    assert.ok(err instanceof GatewayConnectionError);
+    assert.equal(err.statusCode, 502);
+    assert.equal(gateway.requests.length, 3);
+  });
+  it('never retries a POST that moves money', async () => {
+    gateway.on('POST', `${v2}/payment/create`, [
+      { status: 503, text: 'busy' },
+      { json: samples.approved },
+    ]);
+    await assert.rejects(client.payments.create(createRequest), /HTTP 503.*reconcile/);
+    assert.equal(gateway.requests.length, 1);
+  });
+  it('never retries the GETs that move money (execute, refund, cancel transfer)', async () => {
+    gateway.on('GET', `${v2}/payment/PG-1/execute`, { status: 503, text: 'busy' });
+    gateway.on('GET', `${v2}/payment/PG-1/refund`, { status: 503, text: 'busy' });
+    gateway.on('GET', '/pg/api/v3/payment/PG-1/transfer/cancel', { status: 503, text: 'busy' });
+    await assert.rejects(client.payments.execute('PG-1'), GatewayConnectionError);
+    await assert.rejects(client.payments.refund('PG-1'), GatewayConnectionError);
+    await assert.rejects(client.foreign.cancelTransfer('PG-1'), GatewayConnectionError);
+    assert.equal(gateway.requests.length, 3);
+  });
+  it('does not retry a business failure', async () => {
+    gateway.on('GET', `${v2}/payment/PG-1`, {
+      status: 404,
+      json: { success: false, message: 'Not found' },
+    });
+    await assert.rejects(client.lookups.payment('PG-1'), /Not found/);
+    assert.equal(gateway.requests.length, 1);
+  });
+});
