@@ -1,0 +1,255 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type Request } from 'express';
+import { createCheckout, type CheckoutLogger } from '@pg-checkout/express';
+import { GatewayClient } from '@pg-checkout/node';
+import { createSandbox } from '@pg-checkout/sandbox';
+import { adminRouter } from './admin.js';
+import { elementsDist, repoRoot, webDist } from './build.js';
+import { cartFor, cartTotal, MAX_QUANTITY, PRODUCT, setQuantity } from './cart.js';
+import type { DemoConfig } from './config.js';
+import { cspMiddleware, withNonce } from './csp.js';
+import { escapeHtml, page } from './html.js';
+import { scriptTagPage, testCardsPage } from './pages.js';
+import { webhookLog } from './webhook-log.js';
+
+export interface DemoOptions extends DemoConfig {
+  /** Where the servers' log lines go (the e2e tests collect them to scan for card data). */
+  log?: (line: string) => void;
+}
+
+export interface RunningDemo {
+  url: string;
+  /** The in-process sandbox's base URL, when no real gateway is configured. */
+  sandboxUrl?: string;
+  client: GatewayClient;
+  close(): Promise<void>;
+}
+
+/** Exchange rate for the "other currency" option, which pays in USD on the hosted page. */
+const ZAR_PER_USD = 18.5;
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/** Starts the shop (and the sandbox unless a real gateway is configured). */
+export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const logger: CheckoutLogger = {
+    info: (msg, meta) => log(`[checkout] ${msg}${meta ? ' ' + JSON.stringify(meta) : ''}`),
+    warn: (msg, meta) => log(`[checkout] WARN ${msg}${meta ? ' ' + JSON.stringify(meta) : ''}`),
+    error: (msg, meta) => log(`[checkout] ERROR ${msg}${meta ? ' ' + JSON.stringify(meta) : ''}`),
+  };
+
+  const sandbox = options.gateway
+    ? undefined
+    : await createSandbox({
+        port: options.sandboxPort,
+        host: options.host,
+        logger: {
+          info: (l: string) => log(`[sandbox] ${l}`),
+          warn: (l: string) => log(`[sandbox] WARN ${l}`),
+        },
+      });
+  const credentials = options.gateway ?? {
+    baseUrl: sandbox!.url,
+    token: sandbox!.token,
+    secret: sandbox!.secret,
+  };
+  const client = new GatewayClient(credentials);
+  const gatewayOrigin = new URL(credentials.baseUrl).origin;
+
+  const server = createServer();
+  const port = await listen(server, options.port, options.host);
+  const origin = options.publicUrl?.replace(/\/$/, '') ?? `http://localhost:${port}`;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+
+  // Records every webhook the gateway sends and whether the middleware accepted it.
+  app.use('/checkout/webhooks', (req, res, next) => {
+    res.on('finish', () => {
+      if (res.statusCode >= 400 && res.statusCode < 500) {
+        webhookLog.add({
+          receivedAt: new Date(),
+          kind: req.path.includes('payout') ? 'payout' : 'payment',
+          verified: false,
+          reason: `answered ${res.statusCode}`,
+        });
+      }
+    });
+    next();
+  });
+
+  const resolveOrder = (req: Request) => {
+    const cart = cartFor(req);
+    const amount = cartTotal(cart.quantity);
+    const hosted = req.path === '/hosted';
+    return {
+      amount: hosted ? Math.round(amount / ZAR_PER_USD) : amount,
+      currency: hosted ? 'USD' : 'ZAR',
+      reference: `order-${cart.id.slice(0, 8)}`,
+      consumer: {
+        name: 'Thandi',
+        surname: 'Nkosi',
+        email: 'thandi@example.com',
+        consumerAddress: {
+          addressLineOne: '1 Long Street',
+          city: 'Cape Town',
+          postCode: '8001',
+          country: 'ZA',
+        },
+      },
+    };
+  };
+
+  app.use(
+    '/checkout',
+    createCheckout({
+      gateway: client,
+      webhookSecret: credentials.secret,
+      publicUrl: `${origin}/checkout`,
+      environment: 'development',
+      resolveOrder,
+      methods: ['card', 'hosted', 'eft', 'redirect'],
+      redirectUrls: {
+        success: `${origin}/result?outcome=success`,
+        cancel: `${origin}/result?outcome=cancel`,
+        error: `${origin}/result?outcome=error`,
+      },
+      savedCards: { shopperId: (req) => `demo-${cartFor(req).id}` },
+      logger,
+      onPaymentCompleted: (e) =>
+        log(`[shop] payment ${e.reference} completed (${e.merchantReference})`),
+      onPaymentFailed: (e) => log(`[shop] payment ${e.reference} failed (${e.merchantReference})`),
+      onPaymentPending: (e) =>
+        log(`[shop] payment ${e.reference} pending (${e.merchantReference})`),
+      onWebhook: (event) => {
+        const p = event.payload as Record<string, unknown>;
+        webhookLog.add({
+          receivedAt: new Date(),
+          kind: event.type,
+          verified: true,
+          reference: String(event.type === 'payment' ? p.paymentReference : p.payoutId),
+          status: typeof p.status === 'string' ? p.status : undefined,
+          amount:
+            typeof p.amount === 'number'
+              ? p.amount
+              : typeof p.totalAmount === 'number'
+                ? p.totalAmount
+                : undefined,
+          currency: typeof p.currency === 'string' ? p.currency : undefined,
+        });
+        log(`[shop] webhook ${event.type} verified`);
+      },
+    }),
+  );
+
+  // The demo's own JSON API: the cart (quantity only; the server owns the price).
+  app.get('/api/cart', (req, res) => {
+    const cart = cartFor(req, res);
+    res.json({
+      product: PRODUCT.name,
+      quantity: cart.quantity,
+      amount: cartTotal(cart.quantity),
+      currency: 'ZAR',
+    });
+  });
+  app.put('/api/cart', express.json({ limit: '1kb' }), (req, res) => {
+    const quantity = (req.body as { quantity?: unknown } | undefined)?.quantity;
+    if (
+      !Number.isInteger(quantity) ||
+      (quantity as number) < 1 ||
+      (quantity as number) > MAX_QUANTITY
+    ) {
+      res
+        .status(400)
+        .json({
+          success: false,
+          message: `quantity must be a whole number from 1 to ${MAX_QUANTITY}`,
+        });
+      return;
+    }
+    const cart = cartFor(req, res);
+    setQuantity(cart.id, quantity as number);
+    res.json({
+      product: PRODUCT.name,
+      quantity,
+      amount: cartTotal(quantity as number),
+      currency: 'ZAR',
+    });
+  });
+
+  const pages = express.Router();
+  pages.use(cspMiddleware(gatewayOrigin));
+  const built = (name: string) => readFileSync(join(webDist, name), 'utf8');
+  const sendBuilt = (name: string) => (req: Request, res: express.Response) => {
+    cartFor(req, res);
+    res.type('html').send(withNonce(built(name), String(res.locals.nonce)));
+  };
+  pages.get(['/', '/index.html'], sendBuilt('index.html'));
+  pages.get(['/esm', '/esm.html'], sendBuilt('esm.html'));
+  pages.get(['/result', '/result.html'], sendBuilt('result.html'));
+  pages.get(['/script-tag', '/script-tag.html'], (req, res) => {
+    cartFor(req, res);
+    res.type('html').send(scriptTagPage(String(res.locals.nonce)));
+  });
+  pages.get('/test-cards', (_req, res) =>
+    res.type('html').send(testCardsPage(String(res.locals.nonce))),
+  );
+  pages.use('/admin', adminRouter(client));
+  app.use(pages);
+
+  app.use('/assets', express.static(join(webDist, 'assets'), { immutable: true, maxAge: '1y' }));
+  app.get('/shop.css', (_req, res) => res.sendFile(join(repoRoot, 'demo-server/web/src/shop.css')));
+  app.use('/elements', express.static(elementsDist));
+
+  app.use((_req, res) => {
+    res
+      .status(404)
+      .type('html')
+      .send(
+        page({
+          title: 'Not found',
+          nonce: '',
+          body: `<h1>Not found</h1><p><a href="/">Back to the shop</a></p>`,
+        }),
+      );
+  });
+  // Last resort: a readable page, never a stack trace.
+  app.use((err: Error, _req: Request, res: express.Response, _next: express.NextFunction) => {
+    log(`[shop] ERROR ${escapeHtml(err.message)}`);
+    if (!res.headersSent) {
+      res
+        .status(502)
+        .type('html')
+        .send(
+          page({
+            title: 'Error',
+            nonce: '',
+            body: '<h1>Something went wrong</h1><p>Please try again.</p>',
+          }),
+        );
+    }
+  });
+
+  server.on('request', app);
+
+  return {
+    url: origin,
+    sandboxUrl: sandbox?.url,
+    client,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await sandbox?.close();
+    },
+  };
+}

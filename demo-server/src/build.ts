@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const webDist = join(repoRoot, 'demo-server/dist/web');
+export const elementsDist = join(repoRoot, 'packages/elements/dist');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const time = entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
+    if (time > newest) newest = time;
+  }
+  return newest;
+}
+
+function isFresh(output: string, ...sources: string[]): boolean {
+  if (!existsSync(output)) return false;
+  const built = statSync(output).mtimeMs;
+  return sources.every((source) => newestMtime(source) <= built);
+}
+
+/**
+ * Builds what the shop serves, skipping what is already up to date: the elements' script-tag and
+ * ESM builds, then the shop's pages with Vite.
+ */
+export async function buildAssets(log: (line: string) => void = console.log): Promise<void> {
+  const elementsSrc = join(repoRoot, 'packages/elements/src');
+  if (!isFresh(join(elementsDist, 'pg-checkout.js'), elementsSrc)) {
+    log('Building @pg-checkout/elements…');
+    const result = spawnSync('npm', ['run', 'build', '-w', '@pg-checkout/elements'], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) throw new Error('Building @pg-checkout/elements failed');
+  }
+  const webSrc = join(repoRoot, 'demo-server/web');
+  if (!isFresh(join(webDist, 'index.html'), webSrc, elementsDist)) {
+    log('Building the shop pages with Vite…');
+    const { build } = await import('vite');
+    await build({ configFile: join(repoRoot, 'vite.config.ts') });
+  }
+}

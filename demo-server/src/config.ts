@@ -1,0 +1,39 @@
+/** The demo's settings, from the environment. */
+export interface DemoConfig {
+  /** Port of the shop (PORT, default 3000; 0 picks a free one). */
+  port: number;
+  /** Host the shop listens on (HOST, default 127.0.0.1). */
+  host: string;
+  /** Port of the in-process sandbox (SANDBOX_PORT, default 3001). */
+  sandboxPort: number;
+  /** A real gateway instead of the sandbox: PG_BASE_URL, PG_TOKEN and PG_SECRET, all three. */
+  gateway?: { baseUrl: string; token: string; secret: string };
+  /** Public origin of the shop when it is behind a proxy (PUBLIC_URL); default http://localhost:PORT. */
+  publicUrl?: string;
+}
+
+function port(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65_535)
+    throw new Error(`${name} must be a port number, got "${value}"`);
+  return n;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DemoConfig {
+  const { PG_BASE_URL, PG_TOKEN, PG_SECRET } = env;
+  const given = [PG_BASE_URL, PG_TOKEN, PG_SECRET].filter(Boolean).length;
+  if (given > 0 && given < 3) {
+    throw new Error(
+      'Set all three of PG_BASE_URL, PG_TOKEN and PG_SECRET to use a real gateway, or none for the sandbox',
+    );
+  }
+  return {
+    port: port(env.PORT, 3000, 'PORT'),
+    host: env.HOST || '127.0.0.1',
+    sandboxPort: port(env.SANDBOX_PORT, 3001, 'SANDBOX_PORT'),
+    gateway:
+      given === 3 ? { baseUrl: PG_BASE_URL!, token: PG_TOKEN!, secret: PG_SECRET! } : undefined,
+    publicUrl: env.PUBLIC_URL || undefined,
+  };
+}

@@ -1,0 +1,37 @@
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
+}
+
+/** Cents to a display amount, e.g. 14900 ZAR -> "R 149.00". */
+export function formatAmount(cents: number, currency: string): string {
+  const sign = cents < 0 ? '-' : '';
+  const major = (Math.abs(cents) / 100).toFixed(2);
+  return currency === 'ZAR' ? `${sign}R ${major}` : `${sign}${currency} ${major}`;
+}
+
+/** The shell shared by the server-rendered pages (back office, script-tag page, test cards). */
+export function page(opts: { title: string; nonce: string; body: string; head?: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(opts.title)} · pg-checkout demo</title>
+<link rel="stylesheet" href="/shop.css">
+${opts.head ?? ''}
+</head>
+<body>
+<header class="shop-header">
+  <a class="brand" href="/">Karoo Roasters</a>
+  <nav aria-label="Demo pages"><a href="/">Checkout</a><a href="/script-tag.html">Script tag</a><a href="/esm.html">ESM import</a><a href="/admin">Back office</a></nav>
+</header>
+<main class="shop single">
+${opts.body}
+</main>
+</body>
+</html>`;
+}

@@ -1,0 +1,31 @@
+import { testCards } from '@pg-checkout/sandbox';
+import { startDemo } from './app.js';
+import { buildAssets } from './build.js';
+import { configFromEnv } from './config.js';
+
+const config = configFromEnv();
+await buildAssets();
+const demo = await startDemo(config);
+
+const tryCards = testCards.filter((c) => c.featured);
+console.log(`
+pg-checkout demo shop: ${demo.url}
+${demo.sandboxUrl ? `Gateway: sandbox in-process at ${demo.sandboxUrl} (dashboard on its root page)` : `Gateway: ${config.gateway!.baseUrl} (real gateway from PG_BASE_URL)`}
+Back office: ${demo.url}/admin
+
+Cards to try (any future expiry, any CVV, 3-D Secure code 1234):
+${tryCards.map((c) => `  ${c.number.padEnd(17)} ${c.behaviour}`).join('\n')}
+All test cards: ${demo.url}/test-cards
+
+Press Ctrl-C to stop.`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping…');
+  await demo.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

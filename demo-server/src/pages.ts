@@ -1,0 +1,45 @@
+import { testCards } from '@pg-checkout/sandbox';
+import { escapeHtml, page } from './html.js';
+
+/** Groups a card number for reading: 4-4-4-4, amex 4-6-5. */
+function spaced(number: string): string {
+  const groups = number.length === 15 ? [4, 6, 5] : [4, 4, 4, 4, 4];
+  const out: string[] = [];
+  let at = 0;
+  for (const size of groups) {
+    if (at >= number.length) break;
+    out.push(number.slice(at, at + size));
+    at += size;
+  }
+  return out.join(' ');
+}
+
+/** A checkout page that loads the elements from one script tag, as a non-bundler site would. */
+export function scriptTagPage(nonce: string): string {
+  return page({
+    title: 'Script tag',
+    nonce,
+    head: `<script nonce="${escapeHtml(nonce)}" src="/elements/pg-checkout.js" defer></script>`,
+    body: `<h1>Paying through the script-tag build</h1>
+<p>This page loads <code>pg-checkout.js</code> with a plain <code>&lt;script&gt;</code> tag.</p>
+<section class="pay"><pg-checkout endpoint="/checkout" methods="card"></pg-checkout></section>`,
+  });
+}
+
+/** The sandbox's test cards, for shoppers trying the demo. */
+export function testCardsPage(nonce: string): string {
+  const rows = testCards
+    .map(
+      (card) =>
+        `<tr><td><code>${escapeHtml(spaced(card.number))}</code></td><td>${escapeHtml(card.brand)}</td><td>${escapeHtml(card.behaviour)}</td></tr>`,
+    )
+    .join('\n');
+  return page({
+    title: 'Test cards',
+    nonce,
+    body: `<h1>Test cards</h1>
+<p>Any future expiry date, any CVV of the right length (4 digits for amex), any name. The 3-D Secure
+pages take the code <code>1234</code>.</p>
+<table><thead><tr><th>Number</th><th>Brand</th><th>What happens</th></tr></thead><tbody>${rows}</tbody></table>`,
+  });
+}

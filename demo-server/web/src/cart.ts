@@ -1,0 +1,27 @@
+/** The demo's cart widget: the shopper picks a quantity, the server answers the price. */
+export interface Cart {
+  quantity: number;
+  amount: number;
+  currency: string;
+}
+
+const format = (cents: number) => `R ${(cents / 100).toFixed(2)}`;
+
+export async function bindCart(): Promise<void> {
+  const qty = document.querySelector<HTMLSelectElement>('#qty');
+  const total = document.querySelector<HTMLOutputElement>('#total');
+  if (!qty || !total) return;
+  const show = (cart: Cart) => {
+    qty.value = String(cart.quantity);
+    total.value = format(cart.amount);
+  };
+  show((await (await fetch('/api/cart')).json()) as Cart);
+  qty.addEventListener('change', async () => {
+    const res = await fetch('/api/cart', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ quantity: Number(qty.value) }),
+    });
+    if (res.ok) show((await res.json()) as Cart);
+  });
+}

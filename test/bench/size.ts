@@ -1,0 +1,114 @@
+/**
+ * `npm run size`: bytes a merchant's page pays for pg-checkout, beside the floor of a one-property
+ * Lit element bundled the same way. Fails when the script-tag file passes its gzip budget.
+ */
+import { build } from 'esbuild';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const BUDGET_GZIP = 25 * 1024;
+const GOAL_GZIP = 20 * 1024;
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const elements = join(root, 'packages/elements');
+const dist = join(elements, 'dist');
+
+interface Row {
+  name: string;
+  raw: number;
+  gzip: number;
+  brotli: number;
+}
+
+function measure(name: string, code: Uint8Array | string): Row {
+  const buf = Buffer.from(code);
+  return {
+    name,
+    raw: buf.length,
+    gzip: gzipSync(buf, { level: 9 }).length,
+    brotli: brotliCompressSync(buf, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_SIZE_HINT]: buf.length,
+      },
+    }).length,
+  };
+}
+
+async function bundle(entry: string, resolveDir = root): Promise<Uint8Array> {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2021',
+    write: false,
+    absWorkingDir: resolveDir,
+    legalComments: 'none',
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]!.contents;
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+async function main(): Promise<void> {
+  const scriptTag = join(dist, 'pg-checkout.js');
+  if (!existsSync(scriptTag)) {
+    console.error(
+      'packages/elements/dist is missing: run `npm run build -w @pg-checkout/elements` first.',
+    );
+    process.exit(1);
+  }
+  const rows: Row[] = [
+    measure('script tag: dist/pg-checkout.js (all elements, en + af)', readFileSync(scriptTag)),
+  ];
+
+  // Each element's ESM entry (the file that defines its tag), bundled alone with lit.
+  const components = join(dist, 'components');
+  for (const name of readdirSync(components).sort()) {
+    const entry = join(components, name, `${name}.js`);
+    if (existsSync(entry)) rows.push(measure(`ESM <pg-${name}> alone`, await bundle(entry)));
+  }
+
+  // The floor: the smallest Lit element there is, bundled the same way.
+  const tmp = mkdtempSync(join(tmpdir(), 'pg-size-'));
+  try {
+    const floor = join(tmp, 'floor.js');
+    writeFileSync(
+      floor,
+      `import { LitElement, html } from 'lit';
+class FloorElement extends LitElement {
+  static properties = { name: {} };
+  constructor() { super(); this.name = 'floor'; }
+  render() { return html\`<p>\${this.name}</p>\`; }
+}
+customElements.define('floor-element', FloorElement);
+`,
+    );
+    rows.push(measure('floor: one-property Lit element', await bundle(floor, elements)));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+
+  const width = Math.max(...rows.map((r) => r.name.length));
+  console.log(
+    `${'bundle'.padEnd(width)}  ${'raw'.padStart(9)}  ${'gzip'.padStart(9)}  ${'brotli'.padStart(9)}`,
+  );
+  for (const r of rows) {
+    console.log(
+      `${r.name.padEnd(width)}  ${kb(r.raw).padStart(9)}  ${kb(r.gzip).padStart(9)}  ${kb(r.brotli).padStart(9)}`,
+    );
+  }
+  const gzip = rows[0]!.gzip;
+  console.log(
+    `\nscript-tag file: ${kb(gzip)} gzip; budget ${kb(BUDGET_GZIP)}, goal ${kb(GOAL_GZIP)} ` +
+      `(${gzip <= GOAL_GZIP ? 'goal met' : gzip <= BUDGET_GZIP ? 'within budget, above goal' : 'OVER BUDGET'})`,
+  );
+  if (gzip > BUDGET_GZIP) process.exit(1);
+}
+
+await main();
