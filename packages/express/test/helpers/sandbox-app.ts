@@ -20,6 +20,8 @@ export interface SandboxApp {
   get(path: string): Promise<{ status: number; body: Answer }>;
   /** The sandbox's test-only record of a payment. */
   record(reference: string): Promise<Answer>;
+  /** The sandbox's records whose merchant reference belongs to this order. */
+  attempts(order: string): Promise<Answer[]>;
   sandbox(path: string, body: unknown): Promise<void>;
 }
 
@@ -84,6 +86,12 @@ export async function startSandboxApp(
         }),
       ),
     get: async (path) => json(await fetch(url + path)),
+    attempts: async (order) => {
+      const list = (await (
+        await fetch(`${sandbox.url}/_sandbox/transactions?limit=500`)
+      ).json()) as { transactions: Answer[] };
+      return list.transactions.filter((t) => String(t.merchantReference).startsWith(`${order}-`));
+    },
     record: async (reference) =>
       (await fetch(`${sandbox.url}/_sandbox/transactions/${encodeURIComponent(reference)}`)).json(),
     sandbox: async (path, body) => {

@@ -1,0 +1,91 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
+
+let app: SandboxApp;
+// A short client timeout against a sandbox that holds answers longer: a real "outcome unknown".
+before(async () => {
+  app = await startSandboxApp({}, 600);
+});
+after(async () => {
+  await app.sandbox('/_sandbox/faults', { rate: 0 });
+  await app.close();
+});
+
+const visa = {
+  card: {
+    number: '4111111111111111',
+    cardHolder: 'Fault Tester',
+    expiryMonth: 12,
+    expiryYear: 2031,
+    cvv: '123',
+    type: 'visa',
+  },
+  screenWidth: 1280,
+  screenHeight: 800,
+};
+
+async function faultOnce(kind: string, order: string) {
+  await app.sandbox('/_sandbox/faults', {
+    rate: 1,
+    kinds: [kind],
+    paths: ['/pg/api/v2/payment/create'],
+    holdMs: 1_500,
+  });
+  try {
+    return await app.post('/payments', visa, { 'x-order': order });
+  } finally {
+    await app.sandbox('/_sandbox/faults', { rate: 0 });
+  }
+}
+
+describe('gateway faults on create, through the sandbox', () => {
+  for (const kind of ['timeout', 'reset', 'malformed']) {
+    it(`${kind}: the payment went through; reconcile tells the shopper, a retry does not charge again`, async () => {
+      const order = `fault-${kind}-${Date.now()}`;
+      const first = await faultOnce(kind, order);
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assert.equal(first.body.status, 'approved');
+      const retry = await app.post('/payments', visa, { 'x-order': order });
+      assert.equal(retry.body.reference, first.body.reference);
+      const attempts = await app.attempts(order);
+      assert.equal(attempts.length, 1);
+      assert.equal(attempts[0].status, 'SETTLED');
+    });
+  }
+
+  it('5xx: nothing was processed; the shopper is told so, and the retry charges once', async () => {
+    const order = `fault-5xx-${Date.now()}`;
+    const first = await faultOnce('5xx', order);
+    assert.equal(first.status, 504);
+    assert.equal(first.body.code, 'gateway_timeout');
+    assert.equal((await app.attempts(order)).length, 0);
+    const retry = await app.post('/payments', visa, { 'x-order': order });
+    assert.equal(retry.body.status, 'approved');
+    const attempts = await app.attempts(order);
+    assert.deepEqual(
+      attempts.map((a) => a.status),
+      ['SETTLED'],
+    );
+  });
+
+  it('lookups failing too: the outcome stays unknown and no second payment is made until it is known', async () => {
+    const order = `fault-dark-${Date.now()}`;
+    await app.sandbox('/_sandbox/faults', { rate: 1, kinds: ['reset'], holdMs: 1_500 });
+    let first;
+    try {
+      first = await app.post('/payments', visa, { 'x-order': order });
+      assert.equal(first.status, 504);
+      const blocked = await app.post('/payments', visa, { 'x-order': order });
+      assert.equal(blocked.status, 504);
+    } finally {
+      await app.sandbox('/_sandbox/faults', { rate: 0 });
+    }
+    const known = await app.post('/payments', visa, { 'x-order': order });
+    assert.equal(known.body.status, 'approved');
+    assert.deepEqual(
+      (await app.attempts(order)).map((a) => a.status),
+      ['SETTLED'],
+    );
+  });
+});
