@@ -409,8 +409,9 @@ export function paymentRoutes(ctx: Ctx): Router {
     }
     const transactions = run();
     const all = transactions.every((t) => t.success === true);
+    // success says the request was processed; each item carries its own outcome.
     return res.json({
-      success: all,
+      success: true,
       message: all ? 'All refunds processed' : 'Some refunds were not processed; see transactions',
       synchronous: true,
       transactions,
