@@ -103,7 +103,7 @@ export class GatewayClient {
       throw new WebhookVerificationError(
         `payment notification for ${notification.paymentReference} says ${notification.amount} ${notification.currency}, ` +
           `the gateway's record says ${record.amount} ${record.currency}`,
-        'hash-mismatch',
+        'record-mismatch',
       );
     }
     return record;

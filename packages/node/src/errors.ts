@@ -75,12 +75,19 @@ export class UnexpectedResponseError extends GatewayError {
   }
 }
 
+export type WebhookFailureReason =
+  | 'not-raw'
+  | 'malformed'
+  | 'invalid-payload'
+  | 'unknown-merchant'
+  | 'hash-mismatch'
+  | 'record-mismatch';
+
 /** A webhook failed verification; `statusCode` is the 4xx to answer with. */
 export class WebhookVerificationError extends Error {
   override name = 'WebhookVerificationError';
   readonly statusCode: 400 | 401;
-  readonly reason:
-    'not-raw' | 'malformed' | 'invalid-payload' | 'unknown-merchant' | 'hash-mismatch';
+  readonly reason: WebhookFailureReason;
   readonly issues: readonly SchemaIssue[];
   constructor(
     message: string,
@@ -89,7 +96,9 @@ export class WebhookVerificationError extends Error {
   ) {
     super(maskText(message));
     this.reason = reason;
-    this.statusCode = reason === 'hash-mismatch' || reason === 'unknown-merchant' ? 401 : 400;
+    // The payload could not be read -> 400; it was read but is not to be trusted -> 401.
+    this.statusCode =
+      reason === 'not-raw' || reason === 'malformed' || reason === 'invalid-payload' ? 400 : 401;
     this.issues = issues;
   }
 }

@@ -30,6 +30,7 @@ export {
   UnexpectedResponseError,
   WebhookVerificationError,
   type GatewayErrorFields,
+  type WebhookFailureReason,
 } from './errors.js';
 export { signRequest, serializeBody } from './signing.js';
 export {
