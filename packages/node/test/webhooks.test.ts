@@ -114,7 +114,11 @@ describe('payment notification', () => {
       const client = new GatewayClient({ token: TOKEN, secret: SECRET, baseUrl: gateway.url });
       await assert.rejects(
         client.confirmNotification(parsed),
-        /says 1 ZAR, the gateway's record says 10000 ZAR/,
+        (e: unknown) =>
+          e instanceof WebhookVerificationError &&
+          e.reason === 'record-mismatch' &&
+          e.statusCode === 401 &&
+          /says 1 ZAR, the gateway's record says 10000 ZAR/.test(e.message),
       );
       const genuine = await client.confirmNotification(
         verifyPaymentNotification(JSON.stringify(notification), merchantSecret),
