@@ -84,7 +84,8 @@ export class WebhookDispatcher {
   }
 
   private async attempt(delivery: Delivery): Promise<void> {
-    const at = this.clock.now();
+    // Sandbox time of the attempt is when it was due, so a clock jump replays the whole schedule.
+    const at = Math.min(delivery.nextAttemptAt ?? this.clock.now(), this.clock.now());
     const started = Date.now();
     try {
       const res = await fetch(delivery.url, {
