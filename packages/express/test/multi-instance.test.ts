@@ -41,10 +41,13 @@ describe('two instances sharing Redis', () => {
     ]);
     for (const page of pages) assert.equal(page.status, 200);
     assert.equal(one.gateway.calls.filter((c) => c === 'confirm3dsV2').length, 1);
+    // Every "done" page, winner's or not, answers only once the payment is settled.
+    const lookupsBefore = one.gateway.calls.filter((c) => c === 'lookup').length;
     const status = await one.call('GET', `/payments/${created.body.reference}`, undefined, {
       origin: null,
     });
     assert.equal(status.body.status, 'approved');
+    assert.equal(one.gateway.calls.filter((c) => c === 'lookup').length, lookupsBefore);
     assert.deepEqual(
       completed.filter((r) => r === created.body.reference),
       [created.body.reference],

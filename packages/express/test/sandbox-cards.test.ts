@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import {
   completeChallenge,
   runMethodStep,
@@ -98,6 +99,15 @@ describe('every sandbox test card through the middleware', () => {
     it(`${number}: v2 method, Step 2, challenge, callback, approved`, async () => {
       const created = await app.post('/payments', body(number, type));
       assert.equal(created.body.threeDS.step, 'method');
+      const method = await fetch(created.body.threeDS.methodUrl);
+      assert.equal(await method.text(), created.body.threeDS.tdsMethodContent);
+      const script = /<script>([\s\S]*?)<\/script>/.exec(
+        created.body.threeDS.tdsMethodContent,
+      )![1]!;
+      const hash = createHash('sha256').update(script).digest('base64');
+      const csp = method.headers.get('content-security-policy')!;
+      assert.ok(csp.includes(`script-src 'sha256-${hash}'`), csp);
+      assert.ok(csp.includes(`form-action https: ${app.sandboxUrl}`), csp);
       assert.equal((await drive(created)).status, 'approved');
       const record = await app.record(created.body.reference);
       assert.ok(record.threeDS.methodReceivedAt, 'the method form reached the sandbox');

@@ -5,10 +5,11 @@ import { classifyGatewayError } from '../gateway-errors.js';
 import { asyncRoute } from '../guards.js';
 import { completionPage, methodPageCsp } from '../html.js';
 import { pendingState, stateFromFailure, stateFromOutcome } from '../outcomes.js';
-import { paymentForSession, type PaymentRecord } from '../records.js';
+import { loadPayment, paymentForSession, type PaymentRecord } from '../records.js';
 import { lookupState, settle } from './payments.js';
 
 const SESSION = /^[A-Za-z0-9_-]{20,64}$/;
+const SETTLE_WAIT_MS = 5_000;
 
 function sendPage(
   res: Response,
@@ -61,6 +62,16 @@ async function confirm(
     }
   }
   await settle(ctx, { ...record, state });
+}
+
+/** A duplicate post waits briefly for the first one, so the page's "done" finds a settled status. */
+async function settledBy(ctx: Context, reference: string): Promise<void> {
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  while (Date.now() < deadline) {
+    const current = await loadPayment(ctx, reference);
+    if (!current || current.state.status !== 'authenticating') return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** The 3-D Secure pages: the method page, the v2 callbackUrl and the v1 TermUrl. */
@@ -123,6 +134,8 @@ export function threeDSRoutes(ctx: Context): Router {
             record.session,
           ).state;
         });
+      } else {
+        await settledBy(ctx, record.reference);
       }
       sendPage(res, 200, record.reference, record.pageOrigin);
     });
