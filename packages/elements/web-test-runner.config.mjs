@@ -10,7 +10,8 @@ export default {
   rootDir: fileURLToPath(new URL('../..', import.meta.url)),
   files: [fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url))],
   nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
-  concurrency: 2,
+  // One page at a time: a background tab throttles timers and frames, which 3-D Secure timing tests need.
+  concurrency: 1,
   testFramework: { config: { timeout: 20000 } },
   testsFinishTimeout: 180000,
   browsers: [
@@ -25,6 +26,10 @@ export default {
           '--disable-sync',
           '--no-first-run',
           '--headless=new',
+          // Test pages open as tabs; without these a tab that is not in front gets no animation frames.
+          '--disable-renderer-backgrounding',
+          '--disable-backgrounding-occluded-windows',
+          '--disable-background-timer-throttling',
         ],
       },
     }),

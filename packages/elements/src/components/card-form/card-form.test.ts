@@ -134,7 +134,7 @@ describe('<pg-card-form>', () => {
     expect(submitted).to.equal(0);
     expect(form.shadowRoot!.activeElement?.id).to.equal('holder');
     expect(field(form, 'holder').getAttribute('aria-invalid')).to.equal('true');
-    expect(form.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal(
+    expect(form.shadowRoot!.querySelector('[role=status]')!.textContent!.trim()).to.equal(
       'Some details need your attention.',
     );
     await expect(form).to.be.accessible();

@@ -1,0 +1,42 @@
+import type { FinalPaymentState, ThreeDSV1Action } from '../../api/types.js';
+import { ThreeDSElement } from '../../internal/three-ds-element.js';
+import { themeStyles } from '../../styles/theme.js';
+import { threeDSV1Styles } from './3ds-v1.styles.js';
+
+/**
+ * @summary Runs 3-D Secure 1: posts PaReq, MD and TermUrl to the bank's page in a frame and waits for it.
+ *
+ * Call `start(reference, threeDS)` with the `authenticating` answer (version 1) of
+ * `POST {endpoint}/payments`. The bank posts PaRes to the middleware's TermUrl, whose page tells this element
+ * it is done; the result is then read from `GET {endpoint}/payments/:reference`.
+ *
+ * @event pg-3ds-start - The challenge began (detail: reference, version, step).
+ * @event pg-3ds-complete - The flow ended (detail: reference, status, code).
+ *
+ * @csspart status - The status line.
+ * @csspart challenge - The challenge wrapper.
+ * @csspart title - The challenge title.
+ * @csspart frame - The bank's frame.
+ * @csspart cancel - The cancel button.
+ *
+ * @cssproperty --pg-challenge-full-height - Height of the full-width challenge window.
+ * @cssproperty --pg-color-border - Frame border colour.
+ * @cssproperty --pg-color-primary - Cancel button colour.
+ */
+export class Pg3dsV1 extends ThreeDSElement {
+  static override styles = [themeStyles, threeDSV1Styles];
+
+  /** Runs the flow for one payment and resolves with its final state; never rejects for payment outcomes. */
+  start(reference: string, action: ThreeDSV1Action): Promise<FinalPaymentState> {
+    this.assertConfigured();
+    return this.runFlow(reference, (signal) =>
+      this.challenge(
+        reference,
+        1,
+        action.acsUrl,
+        { PaReq: action.paReq, MD: action.md, TermUrl: action.termUrl },
+        signal,
+      ),
+    );
+  }
+}

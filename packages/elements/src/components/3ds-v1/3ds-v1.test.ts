@@ -1,0 +1,95 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { ThreeDSV1Action } from '../../api/types.js';
+import { backend, createPayment, record } from '../../test-helpers/backend.js';
+import './3ds-v1.js';
+import type { Pg3dsV1 } from './3ds-v1.component.js';
+
+async function authenticating(number: string) {
+  const state = await createPayment(number);
+  if (state.status !== 'authenticating' || state.threeDS.version !== 1)
+    throw new Error(`expected v1, got ${JSON.stringify(state)}`);
+  return { reference: state.reference, action: state.threeDS };
+}
+
+async function element() {
+  const { endpoint } = await backend();
+  return fixture<Pg3dsV1>(html`<pg-3ds-v1 endpoint=${endpoint}></pg-3ds-v1>`);
+}
+
+describe('<pg-3ds-v1>', () => {
+  it('posts PaReq, MD and TermUrl into the frame and reads the result after the TermUrl page', async () => {
+    const el = await element();
+    const { reference, action } = await authenticating('4000000000003097');
+    const start = oneEvent(el, 'pg-3ds-start');
+    const done = el.start(reference, action as ThreeDSV1Action);
+    expect((await start).detail).to.deep.equal({ reference, version: 1, step: 'challenge' });
+    const result = await done;
+    expect(result.status).to.equal('approved');
+    const rec = await record(reference);
+    expect(rec.acsForm).to.deep.equal({
+      PaReq: action.paReq,
+      MD: action.md,
+      TermUrl: action.termUrl,
+    });
+    expect(rec.reads).to.equal(1);
+    expect(el.shadowRoot!.querySelectorAll('iframe, form').length).to.equal(0);
+  });
+
+  it('adds no history entry when posting into the frame', async () => {
+    const el = await element();
+    const before = history.length;
+    const { reference, action } = await authenticating('4000000000003097');
+    await el.start(reference, action);
+    expect(history.length).to.equal(before);
+  });
+
+  it('cancel, timeout and a second flow', async () => {
+    const el = await element();
+    const held = await authenticating('4000000000000028');
+    const first = el.start(held.reference, held.action);
+    await oneEvent(el, 'pg-3ds-start');
+    await expect(el).to.be.accessible();
+    const cancel = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=cancel]')!;
+    expect(cancel.textContent).to.equal('Cancel');
+    cancel.click();
+    const cancelled = await first;
+    expect(cancelled.success === false && cancelled.code).to.equal('authentication_cancelled');
+    el.challengeTimeout = 200;
+    const again = await authenticating('4000000000000028');
+    const timedOut = await el.start(again.reference, again.action);
+    expect(timedOut.success === false && timedOut.code).to.equal('authentication_timeout');
+    el.challengeTimeout = 600_000;
+    const ok = await authenticating('4000000000003097');
+    expect((await el.start(ok.reference, ok.action)).status).to.equal('approved');
+    expect(el.shadowRoot!.querySelectorAll('iframe').length).to.equal(0);
+  });
+
+  it('a new start ends the running flow first', async () => {
+    const el = await element();
+    const held = await authenticating('4000000000000028');
+    const first = el.start(held.reference, held.action);
+    await oneEvent(el, 'pg-3ds-start');
+    const ok = await authenticating('4000000000003097');
+    const second = el.start(ok.reference, ok.action);
+    const firstResult = await first;
+    expect(firstResult.success === false && firstResult.code).to.equal('aborted');
+    expect((await second).status).to.equal('approved');
+  });
+
+  it('speaks Afrikaans when asked', async () => {
+    const { endpoint } = await backend();
+    const el = await fixture<Pg3dsV1>(
+      html`<pg-3ds-v1 endpoint=${endpoint} locale="af"></pg-3ds-v1>`,
+    );
+    const held = await authenticating('4000000000000028');
+    const done = el.start(held.reference, held.action);
+    await oneEvent(el, 'pg-3ds-start');
+    expect(el.shadowRoot!.querySelector('[part=cancel]')!.textContent).to.equal('Kanselleer');
+    expect(el.shadowRoot!.querySelector('[part=title]')!.textContent).to.equal(
+      'Bevestig dat dit jy is',
+    );
+    el.cancel();
+    const result = await done;
+    expect(result.success === false && result.message).to.contain('gekanselleer');
+  });
+});

@@ -1,0 +1,12 @@
+import { defineElement } from '../../define.js';
+import { Pg3dsV1 } from './3ds-v1.component.js';
+
+export { Pg3dsV1 } from './3ds-v1.component.js';
+
+defineElement('pg-3ds-v1', Pg3dsV1);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pg-3ds-v1': Pg3dsV1;
+  }
+}

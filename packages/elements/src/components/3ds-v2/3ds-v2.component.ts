@@ -1,0 +1,93 @@
+import { property } from 'lit/decorators.js';
+import type { FinalPaymentState, ThreeDSV2Action } from '../../api/types.js';
+import { createPg3dsStartEvent } from '../../events/3ds-start.js';
+import { sleep } from '../../internal/sleep.js';
+import { ThreeDSElement } from '../../internal/three-ds-element.js';
+import { themeStyles } from '../../styles/theme.js';
+import { threeDSV2Styles } from './3ds-v2.styles.js';
+
+/** Longest wait for the method frame's load event before carrying on without it. */
+const METHOD_LOAD_LIMIT_MS = 10_000;
+
+/**
+ * @summary Runs 3-D Secure 2: the hidden method step, then the bank's challenge when it asks for one.
+ *
+ * Call `start(reference, threeDS)` with the `authenticating` answer of `POST {endpoint}/payments`. The method
+ * content runs as its own document in a hidden frame (from the middleware's `methodUrl`, so it obeys the
+ * shop's CSP), Step 2 confirm follows `method-timeout` ms after it loaded, and a challenge opens a frame sized
+ * from the EMV window sizes. Completion is only accepted from the middleware's origin, from this element's
+ * frame, for this payment; the result is then read from `GET {endpoint}/payments/:reference`.
+ *
+ * @event pg-3ds-start - The method step or the challenge began (detail: reference, version, step).
+ * @event pg-3ds-complete - The flow ended (detail: reference, status, code).
+ *
+ * @csspart status - The "checking with your bank" line during the method step.
+ * @csspart method-frame - The hidden method frame.
+ * @csspart challenge - The challenge wrapper.
+ * @csspart title - The challenge title.
+ * @csspart frame - The challenge frame.
+ * @csspart cancel - The cancel button.
+ *
+ * @cssproperty --pg-challenge-full-height - Height of the full-width (05) challenge window.
+ * @cssproperty --pg-color-border - Frame border colour.
+ * @cssproperty --pg-color-primary - Cancel button colour.
+ */
+export class Pg3dsV2 extends ThreeDSElement {
+  static override styles = [themeStyles, threeDSV2Styles];
+
+  /** Milliseconds between the method frame's load and Step 2 confirm (the gateway asks for 3 s). */
+  @property({ type: Number, attribute: 'method-timeout' }) methodTimeout = 3000;
+
+  private methodLoaded?: () => void;
+
+  /** Runs the flow for one payment and resolves with its final state; never rejects for payment outcomes. */
+  start(reference: string, action: ThreeDSV2Action): Promise<FinalPaymentState> {
+    this.assertConfigured();
+    return this.runFlow(reference, async (signal) => {
+      let next = action;
+      if (next.step === 'method') {
+        const answer = await this.methodStep(reference, next, signal);
+        if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
+        if (answer.status !== 'authenticating') return answer;
+        if (answer.threeDS.version !== 2 || answer.threeDS.step !== 'challenge') {
+          return this.failure(reference, 'authentication_failed', 'authenticationFailed');
+        }
+        next = answer.threeDS;
+      }
+      return this.challenge(
+        reference,
+        2,
+        next.acsUrl,
+        { creq: next.creq, threeDSSessionData: next.threeDSSessionData },
+        signal,
+      );
+    });
+  }
+
+  private async methodStep(
+    reference: string,
+    action: Extract<ThreeDSV2Action, { step: 'method' }>,
+    signal: AbortSignal,
+  ) {
+    const loaded = new Promise<void>((resolve) => (this.methodLoaded = resolve));
+    this.methodSource = action.methodUrl
+      ? { src: action.methodUrl }
+      : { srcdoc: action.tdsMethodContent };
+    this.phase = 'method';
+    this.dispatchEvent(createPg3dsStartEvent({ reference, version: 2, step: 'method' }));
+    // A frame that never loads (blocked, offline) must not hold the payment: go on without it.
+    await Promise.race([loaded, sleep(Math.max(METHOD_LOAD_LIMIT_MS, this.methodTimeout), signal)]);
+    this.methodLoaded = undefined;
+    // The wait is the gateway's: a method step that is slow or silent means "continue", not an error.
+    await sleep(this.methodTimeout, signal);
+    if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
+    const answer = await this.api.confirmMethodAt(action.confirmUrl, reference);
+    this.phase = 'idle';
+    this.methodSource = undefined;
+    return answer.status === 'authenticating' ? answer : this.finalState(answer, reference);
+  }
+
+  protected override onMethodLoad(): void {
+    this.methodLoaded?.();
+  }
+}

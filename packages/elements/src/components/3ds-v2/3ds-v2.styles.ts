@@ -1,0 +1,3 @@
+import { threeDSStyles } from '../../internal/three-ds.styles.js';
+
+export const threeDSV2Styles = threeDSStyles;

@@ -1,0 +1,271 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { ThreeDSV2Action } from '../../api/types.js';
+import { backend, createPayment, record } from '../../test-helpers/backend.js';
+import './3ds-v2.js';
+import type { Pg3dsV2 } from './3ds-v2.component.js';
+
+async function authenticating(number: string) {
+  const state = await createPayment(number);
+  if (state.status !== 'authenticating' || state.threeDS.version !== 2)
+    throw new Error(`expected v2, got ${JSON.stringify(state)}`);
+  return { reference: state.reference, action: state.threeDS as ThreeDSV2Action };
+}
+
+async function element(width = 480, attrs = '') {
+  const { endpoint } = await backend();
+  const wrapper = await fixture<HTMLDivElement>(
+    html`<div style="width:${width}px">
+      <pg-3ds-v2 endpoint=${endpoint} method-timeout="300" ${attrs}></pg-3ds-v2>
+    </div>`,
+  );
+  return wrapper.querySelector('pg-3ds-v2') as Pg3dsV2;
+}
+
+const frames = (el: Pg3dsV2) => el.shadowRoot!.querySelectorAll('iframe');
+const challengeFrame = (el: Pg3dsV2) =>
+  el.shadowRoot!.querySelector<HTMLIFrameElement>('iframe[part=frame]');
+
+/** Records `message` listeners so a test can tell none is left behind. */
+function trackMessageListeners() {
+  const live = new Set<AbortSignal | undefined>();
+  const original = window.addEventListener;
+  window.addEventListener = function (
+    this: Window,
+    type: string,
+    listener: unknown,
+    options?: unknown,
+  ) {
+    if (type === 'message') live.add((options as AddEventListenerOptions | undefined)?.signal);
+    return original.call(this, type, listener as EventListener, options as AddEventListenerOptions);
+  } as typeof window.addEventListener;
+  return {
+    leftBehind: () => [...live].filter((signal) => !signal || !signal.aborted).length,
+    restore: () => (window.addEventListener = original),
+  };
+}
+
+describe('<pg-3ds-v2>', () => {
+  it('runs the method step from methodUrl, confirms method-timeout ms after load, then the challenge', async () => {
+    const el = await element();
+    const { reference, action } = await authenticating('4000000000003063');
+    const starts: string[] = [];
+    el.addEventListener('pg-3ds-start', (e) => starts.push(e.detail.step));
+    const done = el.start(reference, action);
+    await el.updateComplete;
+    const method = el.shadowRoot!.querySelector<HTMLIFrameElement>('iframe[part=method-frame]')!;
+    expect(method.getAttribute('src')).to.equal(action.step === 'method' ? action.methodUrl : '');
+    expect(method.getAttribute('aria-hidden')).to.equal('true');
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal(
+      'Checking with your bank…',
+    );
+    const result = await done;
+    expect(result.status).to.equal('approved');
+    expect(starts).to.deep.equal(['method', 'challenge']);
+    const rec = await record(reference);
+    expect(rec.methodReceivedAt).to.be.a('number');
+    expect((rec.step2ConfirmAt as number) - (rec.methodServedAt as number)).to.be.at.least(300);
+    expect((rec.acsForm as Record<string, string>).threeDSSessionData).to.be.a('string');
+    expect(frames(el).length).to.equal(0);
+  });
+
+  it('waits 3 s by default before Step 2 confirm, and a frictionless card is approved', async () => {
+    const { endpoint } = await backend();
+    const el = await fixture<Pg3dsV2>(html`<pg-3ds-v2 endpoint=${endpoint}></pg-3ds-v2>`);
+    expect(el.methodTimeout).to.equal(3000);
+    const { reference, action } = await authenticating('4000000000003220');
+    const started = Date.now();
+    const result = await el.start(reference, action);
+    expect(Date.now() - started).to.be.at.least(3000);
+    expect(result.status).to.equal('approved');
+    const rec = await record(reference);
+    expect((rec.step2ConfirmAt as number) - (rec.methodReceivedAt as number)).to.be.at.least(2500);
+  });
+
+  it('falls back to srcdoc when there is no methodUrl', async () => {
+    const el = await element();
+    const { reference, action } = await authenticating('4000000000003220');
+    const done = el.start(reference, { ...action, methodUrl: '' } as ThreeDSV2Action);
+    await el.updateComplete;
+    const method = el.shadowRoot!.querySelector<HTMLIFrameElement>('iframe[part=method-frame]')!;
+    expect(method.hasAttribute('src')).to.equal(false);
+    expect(method.srcdoc).to.contain('threeDSMethodData');
+    expect((await done).status).to.equal('approved');
+    expect((await record(reference)).methodReceivedAt).to.be.a('number');
+  });
+
+  it('a failed authentication at Step 2 confirm ends declined without a challenge', async () => {
+    const el = await element();
+    const { reference, action } = await authenticating('4000000000000127');
+    const result = await el.start(reference, action);
+    expect(result.status).to.equal('declined');
+    expect(result.success === false && result.code).to.equal('authentication_failed');
+  });
+
+  it('posts creq and threeDSSessionData into a sized, focused, announced challenge frame', async () => {
+    const el = await element(480);
+    const { reference, action } = await authenticating('4000000000000010');
+    expect(action.step).to.equal('challenge');
+    const started = oneEvent(el, 'pg-3ds-start');
+    const done = el.start(reference, action);
+    await started;
+    const frame = challengeFrame(el)!;
+    expect(frame.hasAttribute('src')).to.equal(false);
+    expect(frame.style.width).to.equal('390px');
+    expect(frame.style.height).to.equal('400px');
+    expect(
+      el.shadowRoot!.querySelector('[part=challenge]')!.getAttribute('data-window-size'),
+    ).to.equal('02');
+    expect(el.shadowRoot!.activeElement).to.equal(frame);
+    expect(el.shadowRoot!.querySelector('.visually-hidden[role=status]')!.textContent).to.contain(
+      'Your bank needs to confirm',
+    );
+    let rec: Record<string, unknown> = {};
+    for (let i = 0; i < 50 && !rec.acsForm; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      rec = await record(reference);
+    }
+    expect(rec.acsForm).to.deep.equal(
+      action.step === 'challenge'
+        ? { creq: action.creq, threeDSSessionData: action.threeDSSessionData }
+        : {},
+    );
+    await expect(el).to.be.accessible();
+    el.cancel();
+    const result = await done;
+    expect(result.status).to.equal('failed');
+    expect(result.success === false && result.code).to.equal('authentication_cancelled');
+    expect(result.success === false && result.message).to.equal(
+      'The bank check was cancelled. No payment was made.',
+    );
+    expect(frames(el).length).to.equal(0);
+  });
+
+  it('picks the EMV window size from the container width', async () => {
+    for (const [width, code, frameWidth] of [
+      [700, '04', '600px'],
+      [520, '03', '500px'],
+      [320, '01', '250px'],
+      [200, '05', '100%'],
+    ] as const) {
+      const el = await element(width);
+      const { reference, action } = await authenticating('4000000000000010');
+      const done = el.start(reference, action);
+      await oneEvent(el, 'pg-3ds-start');
+      expect(
+        el.shadowRoot!.querySelector('[part=challenge]')!.getAttribute('data-window-size'),
+        String(width),
+      ).to.equal(code);
+      expect(challengeFrame(el)!.style.width).to.equal(frameWidth);
+      expect(challengeFrame(el)!.getBoundingClientRect().width).to.be.at.most(width);
+      el.cancel();
+      await done;
+    }
+  });
+
+  it('ignores completion messages from another origin, another frame or another payment', async () => {
+    const { url } = await backend();
+    const el = await element();
+    const tracker = trackMessageListeners();
+    try {
+      const { reference, action } = await authenticating('4000000000000010');
+      const done = el.start(reference, action);
+      await oneEvent(el, 'pg-3ds-start');
+      let settled = false;
+      void done.then(() => (settled = true));
+      // right shape, wrong origin (this page)
+      window.postMessage({ source: 'pg-checkout', type: '3ds-complete', reference }, '*');
+      // right origin, wrong frame
+      const impostor = document.createElement('iframe');
+      const loaded = new Promise((resolve) =>
+        impostor.addEventListener('load', resolve, { once: true }),
+      );
+      impostor.src = `${url}/_test/post?reference=${reference}&target=${encodeURIComponent(location.origin)}`;
+      document.body.append(impostor);
+      await loaded;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      impostor.remove();
+      expect(settled).to.equal(false);
+      expect(challengeFrame(el)).not.to.equal(null);
+      expect((await record(reference)).reads ?? 0).to.equal(0);
+      el.cancel();
+      await done;
+      expect(tracker.leftBehind()).to.equal(0);
+    } finally {
+      tracker.restore();
+    }
+  });
+
+  it('ends a silent challenge after challenge-timeout with a clear failure', async () => {
+    const el = await element(480, '');
+    el.challengeTimeout = 300;
+    const { reference, action } = await authenticating('4000000000000010');
+    const result = await el.start(reference, action);
+    expect(result.success === false && result.code).to.equal('authentication_timeout');
+    expect(result.success === false && result.message).to.contain('took too long');
+    expect(frames(el).length).to.equal(0);
+  });
+
+  it('completes through the callback page and reads the authoritative state', async () => {
+    const el = await element();
+    const { reference, action } = await authenticating('4000000000000119');
+    const complete = oneEvent(el, 'pg-3ds-complete');
+    const result = await el.start(reference, action);
+    expect(result.status).to.equal('declined');
+    expect((await complete).detail).to.deep.equal({
+      reference,
+      status: 'declined',
+      code: 'card_declined',
+    });
+    expect((await record(reference)).reads).to.equal(1);
+  });
+
+  it('cleans up when removed mid-challenge, and a second flow on the same element works', async () => {
+    const el = await element();
+    const parent = el.parentElement!;
+    const first = await authenticating('4000000000000010');
+    const done = el.start(first.reference, first.action);
+    await oneEvent(el, 'pg-3ds-start');
+    el.remove();
+    const result = await done;
+    expect(result.success === false && result.code).to.equal('aborted');
+    expect(frames(el).length).to.equal(0);
+    parent.append(el);
+    const second = await authenticating('4000000000003055');
+    expect((await el.start(second.reference, second.action)).status).to.equal('approved');
+    expect(frames(el).length).to.equal(0);
+  });
+
+  it('works inside a modal dialog, rendered in its own tree', async () => {
+    const { endpoint } = await backend();
+    const dialog = await fixture<HTMLDialogElement>(
+      html`<dialog><pg-3ds-v2 endpoint=${endpoint}></pg-3ds-v2></dialog>`,
+    );
+    dialog.showModal();
+    const el = dialog.querySelector('pg-3ds-v2') as Pg3dsV2;
+    const { reference, action } = await authenticating('4000000000000010');
+    const done = el.start(reference, action);
+    await oneEvent(el, 'pg-3ds-start');
+    const frame = challengeFrame(el)!;
+    expect(frame.checkVisibility()).to.equal(true);
+    const box = frame.getBoundingClientRect();
+    const topmost = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    expect(topmost).to.equal(el);
+    el.cancel();
+    await done;
+    dialog.close();
+  });
+
+  it('refuses to start without an endpoint', async () => {
+    const el = await fixture<Pg3dsV2>(html`<pg-3ds-v2></pg-3ds-v2>`);
+    expect(() =>
+      el.start('ref', {
+        version: 2,
+        step: 'challenge',
+        acsUrl: 'https://acs.test',
+        creq: 'x',
+        threeDSSessionData: 'y',
+        transactionId: 't',
+      }),
+    ).to.throw(TypeError, /endpoint/);
+  });
+});

@@ -1,0 +1,12 @@
+import { defineElement } from '../../define.js';
+import { Pg3dsV2 } from './3ds-v2.component.js';
+
+export { Pg3dsV2 } from './3ds-v2.component.js';
+
+defineElement('pg-3ds-v2', Pg3dsV2);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pg-3ds-v2': Pg3dsV2;
+  }
+}

@@ -1,0 +1,226 @@
+import { consume } from '@lit/context';
+import { html, LitElement, nothing } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { keyed } from 'lit/directives/keyed.js';
+import { styleMap } from 'lit/directives/style-map.js';
+import { CheckoutApi } from '../api/client.js';
+import type { FinalPaymentState, PaymentState } from '../api/types.js';
+import { checkoutContext, type CheckoutContext } from '../context.js';
+import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
+import { createPg3dsStartEvent } from '../events/3ds-start.js';
+import { createTranslator, type Messages, type Translate } from '../i18n/localize.js';
+import { waitForCompletion } from './completion.js';
+import { postIntoFrame } from './post-into-frame.js';
+import { sleep } from './sleep.js';
+import { pickChallengeWindow, type ChallengeWindow } from './window-size.js';
+
+export type Phase = 'idle' | 'method' | 'challenge';
+
+let frameCounter = 0;
+
+/** What `<pg-3ds-v2>` and `<pg-3ds-v1>` share: the API, the challenge frame, cancel, timeout, cleanup. */
+export abstract class ThreeDSElement extends LitElement {
+  @consume({ context: checkoutContext, subscribe: true })
+  @state()
+  protected checkout?: CheckoutContext;
+
+  @state() protected phase: Phase = 'idle';
+  @state() protected methodSource?: { src?: string; srcdoc?: string };
+  @state() protected challengeWindow: ChallengeWindow = { code: '02', width: 390, height: 400 };
+  @state() protected frameName = '';
+
+  /** The middleware's mount URL; the drop-in's when inside one. */
+  @property() endpoint = '';
+
+  /** Milliseconds a challenge may take before it ends as `authentication_timeout`. */
+  @property({ type: Number, attribute: 'challenge-timeout' }) challengeTimeout = 600_000;
+
+  /** Locale of the messages; the drop-in's when inside one. */
+  @property({ reflect: true }) locale = 'en';
+
+  /** Per-string overrides of the translation table. */
+  @property({ attribute: false }) messages: Partial<Messages> = {};
+
+  /** Light or dark defaults (`light`, `dark`, `auto`). */
+  @property({ reflect: true }) appearance: 'light' | 'dark' | 'auto' = 'light';
+
+  private flow?: AbortController;
+  private cancelRequested?: () => void;
+
+  protected get t(): Translate {
+    return this.checkout?.t ?? createTranslator(this.locale, this.messages);
+  }
+
+  protected get api(): CheckoutApi {
+    if (this.checkout?.api) return this.checkout.api;
+    if (!this.endpoint)
+      throw new TypeError(
+        `<${this.localName}> needs an endpoint attribute or a <pg-checkout> around it`,
+      );
+    return new CheckoutApi(this.endpoint);
+  }
+
+  /** Throws a clear error for a setup mistake (no endpoint), before any payment step starts. */
+  protected assertConfigured(): void {
+    void this.api;
+  }
+
+  /** True while a flow runs. */
+  get active(): boolean {
+    return this.flow !== undefined;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.flow?.abort();
+  }
+
+  /** Ends the running flow as `authentication_cancelled` (the shopper's Cancel does the same). */
+  cancel(): void {
+    this.cancelRequested?.();
+  }
+
+  /**
+   * Runs `body` as the one flow of this element: a running flow is ended first, and whatever way this one
+   * ends (result, cancel, timeout, removal) its frames, listeners and timers go with it.
+   */
+  protected async runFlow(
+    reference: string,
+    body: (signal: AbortSignal) => Promise<FinalPaymentState>,
+  ): Promise<FinalPaymentState> {
+    this.flow?.abort();
+    const flow = new AbortController();
+    this.flow = flow;
+    const cancelled = new Promise<FinalPaymentState>((resolve) => {
+      this.cancelRequested = () =>
+        resolve(this.failure(reference, 'authentication_cancelled', 'authenticationCancelled'));
+      flow.signal.addEventListener(
+        'abort',
+        () => resolve(this.failure(reference, 'aborted', 'failed')),
+        { once: true },
+      );
+    });
+    let result: FinalPaymentState;
+    try {
+      result = await Promise.race([body(flow.signal), cancelled]);
+    } catch {
+      result = this.failure(reference, 'network_error', 'networkError');
+    } finally {
+      flow.abort();
+      if (this.flow === flow) {
+        this.flow = undefined;
+        this.cancelRequested = undefined;
+        this.phase = 'idle';
+        this.methodSource = undefined;
+      }
+    }
+    this.dispatchEvent(
+      createPg3dsCompleteEvent({
+        reference,
+        status: result.status,
+        ...('code' in result ? { code: result.code } : {}),
+      }),
+    );
+    return result;
+  }
+
+  /** Shows the challenge frame, posts `fields` to `acsUrl` into it and waits for the callback page. */
+  protected async challenge(
+    reference: string,
+    version: 1 | 2,
+    acsUrl: string,
+    fields: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<FinalPaymentState> {
+    frameCounter += 1;
+    this.frameName = `pg-3ds-${version}-${Date.now().toString(36)}-${frameCounter}`;
+    this.challengeWindow = pickChallengeWindow(
+      this.getBoundingClientRect().width || this.parentElement?.clientWidth || 390,
+    );
+    this.phase = 'challenge';
+    await this.updateComplete;
+    const frame = this.renderRoot.querySelector<HTMLIFrameElement>('iframe[part=frame]');
+    // Each attempt gets a fresh frame (no history, no old bank page); a form aimed at a missing name opens a window.
+    if (!frame || frame.name !== this.frameName || signal.aborted)
+      return this.failure(reference, 'aborted', 'failed');
+    const api = this.api;
+    const completed = waitForCompletion(frame, api.origin, reference, signal);
+    this.dispatchEvent(createPg3dsStartEvent({ reference, version, step: 'challenge' }));
+    postIntoFrame(this.renderRoot as ShadowRoot, acsUrl, this.frameName, fields);
+    frame.focus();
+    const timedOut = sleep(this.challengeTimeout, signal).then(() =>
+      signal.aborted
+        ? undefined
+        : this.failure(reference, 'authentication_timeout', 'authenticationTimeout'),
+    );
+    const outcome = await Promise.race([completed.then(() => undefined), timedOut]);
+    if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
+    if (outcome) return outcome;
+    return this.finalState(await api.payment(reference), reference);
+  }
+
+  /** A state read after 3-D Secure must be final; one still authenticating means the bank gave no result. */
+  protected finalState(state: PaymentState, reference: string): FinalPaymentState {
+    if (state.status !== 'authenticating') return state;
+    return this.failure(reference, 'authentication_failed', 'authenticationFailed');
+  }
+
+  protected failure(reference: string, code: string, key: keyof Messages): FinalPaymentState {
+    return { success: false, status: 'failed', reference, code, message: this.t(key) };
+  }
+
+  protected renderMethodFrame() {
+    if (this.phase !== 'method' || !this.methodSource) return nothing;
+    return html`<iframe
+      class="method"
+      part="method-frame"
+      title=${this.t('authenticating')}
+      aria-hidden="true"
+      tabindex="-1"
+      src=${this.methodSource.src ?? nothing}
+      .srcdoc=${this.methodSource.srcdoc ?? nothing}
+      @load=${this.onMethodLoad}
+    ></iframe>`;
+  }
+
+  /** Called on the method frame's first load (v2 only). */
+  protected onMethodLoad(): void {}
+
+  protected renderChallenge() {
+    if (this.phase !== 'challenge') return nothing;
+    const size = this.challengeWindow;
+    const frameStyle = size.width
+      ? { width: `${size.width}px`, height: `${size.height}px` }
+      : { width: '100%', height: '100%' };
+    return html`<div part="challenge" class="challenge" data-window-size=${size.code}>
+      <p part="title" class="title">${this.t('challengeTitle')}</p>
+      ${keyed(
+        this.frameName,
+        html`<iframe
+          part="frame"
+          name=${this.frameName}
+          title=${this.t('challengeTitle')}
+          style=${styleMap(frameStyle)}
+        ></iframe>`,
+      )}
+      <button part="cancel" class="secondary" type="button" @click=${() => this.cancel()}>
+        ${this.t('cancel')}
+      </button>
+    </div>`;
+  }
+
+  override render() {
+    const status =
+      this.phase === 'method'
+        ? this.t('authenticating')
+        : this.phase === 'challenge'
+          ? this.t('challengeAnnouncement')
+          : '';
+    // The live region stays in the tree so screen readers announce changes to it.
+    return html`<div part="status" class="status" role="status" ?hidden=${this.phase !== 'method'}>
+        ${status}
+      </div>
+      <div class="visually-hidden" role="status">${this.phase === 'challenge' ? status : ''}</div>
+      ${this.renderMethodFrame()}${this.renderChallenge()}`;
+  }
+}

@@ -1,0 +1,57 @@
+/** Where the test runner's backend listens (see test-support/backend-plugin.mjs). */
+export interface TestBackend {
+  url: string;
+  endpoint: string;
+  kind: 'mock' | 'real';
+}
+
+let cached: Promise<TestBackend> | undefined;
+
+export function backend(): Promise<TestBackend> {
+  cached ??= fetch('/__pg-backend.json').then((r) => r.json() as Promise<TestBackend>);
+  return cached;
+}
+
+/** The backend's record of a payment (mock only), for timing and form assertions. */
+export async function record(reference: string): Promise<Record<string, unknown>> {
+  const { url } = await backend();
+  return (await fetch(`${url}/_test/payments/${reference}`)).json() as Promise<
+    Record<string, unknown>
+  >;
+}
+
+export async function createPayment(
+  number: string,
+): Promise<import('../api/types.js').PaymentState> {
+  const { endpoint } = await backend();
+  const year = new Date().getFullYear() + 2;
+  const response = await fetch(`${endpoint}/payments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      card: {
+        number,
+        cardHolder: 'Jo Soap',
+        expiryMonth: 8,
+        expiryYear: year,
+        cvv: '123',
+        type: 'visa',
+      },
+      screenWidth: 1280,
+      screenHeight: 800,
+    }),
+  });
+  return response.json() as Promise<import('../api/types.js').PaymentState>;
+}
+
+export function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      if (check()) return resolve();
+      if (Date.now() - started > timeoutMs) return reject(new Error('condition not met in time'));
+      setTimeout(tick, 20);
+    };
+    tick();
+  });
+}
