@@ -1,3 +1,4 @@
+/* global Buffer, URLSearchParams */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 

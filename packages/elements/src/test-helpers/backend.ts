@@ -1,3 +1,5 @@
+import type { PaymentState } from '../api/types.js';
+
 /** Where the test runner's backend listens (see test-support/backend-plugin.mjs). */
 export interface TestBackend {
   url: string;
@@ -20,9 +22,7 @@ export async function record(reference: string): Promise<Record<string, unknown>
   >;
 }
 
-export async function createPayment(
-  number: string,
-): Promise<import('../api/types.js').PaymentState> {
+export async function createPayment(number: string): Promise<PaymentState> {
   const { endpoint } = await backend();
   const year = new Date().getFullYear() + 2;
   const response = await fetch(`${endpoint}/payments`, {
@@ -41,7 +41,7 @@ export async function createPayment(
       screenHeight: 800,
     }),
   });
-  return response.json() as Promise<import('../api/types.js').PaymentState>;
+  return response.json() as Promise<PaymentState>;
 }
 
 export function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
