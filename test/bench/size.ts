@@ -3,6 +3,7 @@
  * Lit element bundled the same way. Fails when the script-tag file passes its gzip budget.
  */
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,10 +59,16 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 async function main(): Promise<void> {
   const scriptTag = join(dist, 'pg-checkout.js');
   if (!existsSync(scriptTag)) {
-    console.error(
-      'packages/elements/dist is missing: run `npm run build -w @pg-checkout/elements` first.',
-    );
-    process.exit(1);
+    // A clean clone has no dist: build it the way a merchant's install would get it.
+    console.log('packages/elements/dist is missing: building @pg-checkout/elements first.');
+    const built = spawnSync('npm', ['run', 'build', '-w', '@pg-checkout/elements'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    if (built.status !== 0 || !existsSync(scriptTag)) {
+      console.error('could not build packages/elements/dist/pg-checkout.js; nothing to measure.');
+      process.exit(1);
+    }
   }
   const rows: Row[] = [
     measure('script tag: dist/pg-checkout.js (all elements, en + af)', readFileSync(scriptTag)),

@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { assertAccessible } from '../support/axe.js';
+import { launchChromium } from '../support/browser.js';
+import { assertNoCardData } from '../support/card-data.js';
+import { acsFrame, checkout, EXPIRY, finalStatus, payWithCard } from '../support/checkout.js';
+import { startShop, type Shop } from '../support/shop.js';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+// Screenshots for the README; UPDATE_SCREENSHOTS=1 writes them into docs/, otherwise test-results/.
+const shots = process.env.UPDATE_SCREENSHOTS
+  ? join(repoRoot, 'docs/screenshots')
+  : join(repoRoot, 'test-results/screenshots');
+
+let shop: Shop;
+let browser: Browser;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  shop = await startShop();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await shop?.stop();
+  assertNoCardData(shop?.logs ?? [], ['4111111111111111', '4000000000003063', '4000000000000002']);
+});
+
+async function open(
+  path: string,
+  options: { width?: number; bypassCSP?: boolean; dark?: boolean } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1100, height: 900 },
+    bypassCSP: options.bypassCSP ?? false,
+    colorScheme: options.dark ? 'dark' : 'light',
+  });
+  const page = await context.newPage();
+  await page.goto(shop.url + path);
+  await page.locator('pg-card-form input[autocomplete="cc-number"]').waitFor();
+  return page;
+}
+
+describe('the other ways to load the elements', () => {
+  test('the script-tag page pays with a card', async () => {
+    const page = await open('/script-tag.html');
+    await payWithCard(page, { number: '4111111111111111' });
+    assert.equal(await finalStatus(page), 'approved');
+    await page.context().close();
+  });
+
+  test('the ESM page (imported through Vite) pays with a card', async () => {
+    const page = await open('/esm.html');
+    await payWithCard(page, { number: '4111111111111111' });
+    assert.equal(await finalStatus(page), 'approved');
+    await page.context().close();
+  });
+});
+
+test('keyboard only: Tab through the form, type, Enter pays', async () => {
+  const page = await open('/');
+  const number = page.locator('pg-card-form input[autocomplete="cc-number"]');
+  // Tab from the top of the page until the card number has focus, as a keyboard user would.
+  for (let i = 0; i < 40 && !(await number.evaluate((el) => el.matches(':focus'))); i++) {
+    await page.keyboard.press('Tab');
+  }
+  assert.ok(
+    await number.evaluate((el) => el.matches(':focus')),
+    'the card number is reachable with Tab',
+  );
+  await page.keyboard.type('4111111111111111');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Thandi Nkosi');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(EXPIRY);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('123');
+  await page.keyboard.press('Enter');
+  assert.equal(await finalStatus(page), 'approved');
+  await page.context().close();
+});
+
+test('submitting an empty form moves focus to the first invalid field', async () => {
+  const page = await open('/');
+  await page.locator('pg-card-form button[type="submit"]').click();
+  const number = page.locator('pg-card-form input[autocomplete="cc-number"]');
+  assert.ok(await number.evaluate((el) => el.matches(':focus')));
+  assert.equal(await number.getAttribute('aria-invalid'), 'true');
+  await page.context().close();
+});
+
+describe('axe finds nothing in each state, and the README screenshots', () => {
+  test('idle, invalid, declined, 3-D Secure challenge, approved', async () => {
+    const page = await open('/', { bypassCSP: true });
+    await assertAccessible(page, 'idle');
+    await page.screenshot({ path: join(shots, 'checkout-light.png'), fullPage: true });
+
+    await page.locator('pg-card-form button[type="submit"]').click();
+    await assertAccessible(page, 'invalid');
+
+    await page.reload();
+    await page.locator('pg-card-form input[autocomplete="cc-number"]').waitFor();
+    await payWithCard(page, { number: '4000000000000002' });
+    assert.equal(await finalStatus(page), 'declined');
+    await assertAccessible(page, 'declined');
+
+    await page.reload();
+    await page.locator('pg-card-form input[autocomplete="cc-number"]').waitFor();
+    await payWithCard(page, { number: '4000000000003063' });
+    const frame = await acsFrame(page, shop.sandboxUrl);
+    assert.equal(await checkout(page).getAttribute('status'), 'authenticating');
+    await assertAccessible(page, 'authenticating');
+    await page.screenshot({ path: join(shots, 'checkout-3ds-challenge.png'), fullPage: true });
+    await frame.locator('input[name="otp"]').fill('1234');
+    await frame.getByRole('button', { name: 'Submit' }).click();
+    assert.equal(await finalStatus(page), 'approved');
+    await assertAccessible(page, 'approved');
+    await page.context().close();
+  });
+
+  test('dark appearance and a 360 px wide phone', async () => {
+    const dark = await open('/', { dark: true });
+    await dark.selectOption('#appearance', 'dark');
+    await dark.screenshot({ path: join(shots, 'checkout-dark.png'), fullPage: true });
+    await dark.context().close();
+
+    const phone = await open('/', { width: 360 });
+    const overflow = await phone.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 360 px`);
+    await phone.screenshot({ path: join(shots, 'checkout-360px.png'), fullPage: true });
+    await phone.context().close();
+  });
+});
