@@ -71,6 +71,37 @@ describe('hostile browser input', () => {
     }
   });
 
+  it('oversized webhook and 3-D Secure posts are refused with 413, not processed', async () => {
+    const hook = await fetch(`${app.url}/webhooks/notify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(300 * 1024) }),
+    });
+    assert.equal(hook.status, 413);
+    const form = await fetch(`${app.url}/3ds/${'a'.repeat(32)}/callback`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `cres=${'x'.repeat(100 * 1024)}`,
+    });
+    assert.equal(form.status, 413);
+  });
+
+  it('Step 2 and card removal from a foreign origin are refused', async () => {
+    const created = await app.call('POST', '/payments', card('4000000000003063'));
+    const foreign = await app.call(
+      'POST',
+      `/payments/${created.body.reference}/3dsv2/confirm`,
+      {},
+      { origin: 'https://evil.test' },
+    );
+    assert.equal(foreign.status, 403);
+    assert.equal(app.gateway.calls.includes('confirmStep2'), false);
+    const removal = await app.call('DELETE', '/cards/tok-1', undefined, {
+      origin: 'https://evil.test',
+    });
+    assert.equal(removal.status, 403);
+  });
+
   it('fuzz: no browser route answers 5xx to arbitrary input', async () => {
     const routes = [
       '/payments',

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { MemoryStore, type CheckoutStore } from '../src/index.js';
 import {
   completeChallenge,
   runMethodStep,
@@ -10,8 +11,24 @@ import {
 } from './helpers/sandbox-app.js';
 
 let app: SandboxApp;
+const logLines: string[] = [];
+const stored: string[] = [];
+const inner = new MemoryStore();
+// Records every value written, to prove no card data is ever stored.
+const store: CheckoutStore = {
+  get: (key) => inner.get(key),
+  set: (key, value, ttl) => (stored.push(value), inner.set(key, value, ttl)),
+  setIfAbsent: (key, value, ttl) => (stored.push(value), inner.setIfAbsent(key, value, ttl)),
+  delete: (key) => inner.delete(key),
+  increment: (key, ttl) => inner.increment(key, ttl),
+};
+const capture = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+  void logLines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
 before(async () => {
-  app = await startSandboxApp();
+  app = await startSandboxApp({
+    store,
+    logger: { info: capture('info'), warn: capture('warn'), error: capture('error') },
+  });
 });
 after(() => app.close());
 
@@ -165,5 +182,21 @@ describe('every sandbox test card through the middleware', () => {
     });
     assert.equal(replay.status, 200);
     assert.equal((await app.get(`/payments/${created.body.reference}`)).body.status, 'approved');
+  });
+
+  it('no card number or CVV reached a log line or the store during all of the above', () => {
+    assert.ok(stored.length > 50);
+    assert.ok(logLines.length > 0);
+    const everything = [...stored, ...logLines].join('\n');
+    for (const pan of [
+      ...approved.map(([n]) => n),
+      '4000000000000002',
+      '4000000000003097',
+      '4000000000003063',
+      '4260890000160011',
+    ]) {
+      assert.ok(!everything.includes(pan), `card ${pan.slice(0, 6)}… leaked`);
+    }
+    assert.doesNotMatch(everything, /"cvv"|"cvc"/i);
   });
 });
