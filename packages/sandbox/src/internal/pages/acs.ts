@@ -53,9 +53,9 @@ function otpPage(action: string, txn: Txn, fields: Record<string, string>, versi
     `<script>(function(){var f=document.getElementById('acs-form');f.addEventListener('submit',function(e){` +
     `e.preventDefault();var d=new URLSearchParams(new FormData(f));` +
     `d.set('action',e.submitter&&e.submitter.value==='cancel'?'cancel':'submit');` +
-    `fetch(f.action,{method:'POST',headers:{accept:'application/json'},body:d}).then(function(r){return r.json();})` +
+    `fetch(f.getAttribute('action'),{method:'POST',headers:{accept:'application/json'},body:d}).then(function(r){return r.json();})` +
     `.then(function(j){if(!j.action){document.getElementById('acs-status').textContent=j.message||'Error';return;}` +
-    `var o=document.createElement('form');o.method='POST';o.action=j.action;Object.keys(j.fields).forEach(function(k){` +
+    `var o=document.createElement('form');o.method='POST';o.setAttribute('action',j.action);Object.keys(j.fields).forEach(function(k){` +
     `var i=document.createElement('input');i.type='hidden';i.name=k;i.value=j.fields[k];o.appendChild(i);});` +
     `document.body.appendChild(o);o.submit();}).catch(function(){f.submit();});});})();</script>`;
   return page(
