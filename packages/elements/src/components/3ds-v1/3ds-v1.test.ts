@@ -50,7 +50,7 @@ describe('<pg-3ds-v1>', () => {
     await oneEvent(el, 'pg-3ds-start');
     await expect(el).to.be.accessible();
     const cancel = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=cancel]')!;
-    expect(cancel.textContent).to.equal('Cancel');
+    expect(cancel.textContent!.trim()).to.equal('Cancel');
     cancel.click();
     const cancelled = await first;
     expect(cancelled.success === false && cancelled.code).to.equal('authentication_cancelled');
@@ -84,8 +84,10 @@ describe('<pg-3ds-v1>', () => {
     const held = await authenticating('4000000000000028');
     const done = el.start(held.reference, held.action);
     await oneEvent(el, 'pg-3ds-start');
-    expect(el.shadowRoot!.querySelector('[part=cancel]')!.textContent).to.equal('Kanselleer');
-    expect(el.shadowRoot!.querySelector('[part=title]')!.textContent).to.equal(
+    expect(el.shadowRoot!.querySelector('[part=cancel]')!.textContent!.trim()).to.equal(
+      'Kanselleer',
+    );
+    expect(el.shadowRoot!.querySelector('[part=title]')!.textContent!.trim()).to.equal(
       'Bevestig dat dit jy is',
     );
     el.cancel();

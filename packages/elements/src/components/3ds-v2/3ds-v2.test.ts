@@ -55,7 +55,7 @@ describe('<pg-3ds-v2>', () => {
     const method = el.shadowRoot!.querySelector<HTMLIFrameElement>('iframe[part=method-frame]')!;
     expect(method.getAttribute('src')).to.equal(action.step === 'method' ? action.methodUrl : '');
     expect(method.getAttribute('aria-hidden')).to.equal('true');
-    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal(
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent!.trim()).to.equal(
       'Checking with your bank…',
     );
     const result = await done;

@@ -248,7 +248,7 @@ export class PgCardForm extends LitElement {
     const pay = this.checkout?.pay;
     if (pay) {
       try {
-        await pay(request);
+        await pay(request, this);
       } finally {
         this.busy = false;
         this.announcement = '';

@@ -201,14 +201,14 @@ describe('<pg-card-form>', () => {
 
   it('switches locale and takes per-string overrides', async () => {
     const form = await fixture<PgCardForm>(html`<pg-card-form locale="af"></pg-card-form>`);
-    expect(form.shadowRoot!.querySelector('label[for=number]')!.textContent).to.equal(
+    expect(form.shadowRoot!.querySelector('label[for=number]')!.textContent!.trim()).to.equal(
       'Kaartnommer',
     );
     expect(submitButton(form).textContent!.trim()).to.equal('Betaal');
     form.messages = { pay: 'Koop nou' };
     form.locale = 'en-ZA';
     await form.updateComplete;
-    expect(form.shadowRoot!.querySelector('label[for=number]')!.textContent).to.equal(
+    expect(form.shadowRoot!.querySelector('label[for=number]')!.textContent!.trim()).to.equal(
       'Card number',
     );
     expect(submitButton(form).textContent!.trim()).to.equal('Koop nou');

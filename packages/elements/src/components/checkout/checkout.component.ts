@@ -1,0 +1,350 @@
+import { provide } from '@lit/context';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { CheckoutApi } from '../../api/client.js';
+import type {
+  CheckoutConfig,
+  FinalPaymentState,
+  PaymentMethod,
+  PaymentRequest,
+  PaymentState,
+  SavedCard,
+  ThreeDSAction,
+} from '../../api/types.js';
+import { checkoutContext, type CheckoutContext, type PaymentSource } from '../../context.js';
+import { createPgApprovedEvent } from '../../events/approved.js';
+import { createPgDeclinedEvent } from '../../events/declined.js';
+import { createPgFailedEvent } from '../../events/failed.js';
+import { createPgPendingEvent } from '../../events/pending.js';
+import { createPgRedirectEvent } from '../../events/redirect.js';
+import { createPgStatusChangeEvent } from '../../events/status-change.js';
+import type { CheckoutStatus } from '../../events/status.js';
+import { createTranslator, type MessageKey, type Messages } from '../../i18n/localize.js';
+import { shopperMessage } from '../../internal/failure-message.js';
+import { themeStyles } from '../../styles/theme.js';
+import type { Pg3dsV1 } from '../3ds-v1/3ds-v1.component.js';
+import type { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
+import { checkoutStyles } from './checkout.styles.js';
+
+type RedirectMethod = Exclude<PaymentMethod, 'card'>;
+const redirectMethods: RedirectMethod[] = ['hosted', 'eft', 'redirect'];
+const methodLabel: Record<RedirectMethod, MessageKey> = {
+  hosted: 'methodHosted',
+  eft: 'methodEft',
+  redirect: 'methodRedirect',
+};
+
+/**
+ * @summary The drop-in: a card form, 3-D Secure v1 and v2 and the other payment methods, wired to the middleware.
+ *
+ * Runs the whole flow against the middleware at `endpoint` and reflects it in `status` (`idle`, `submitting`,
+ * `authenticating`, `approved`, `declined`, `failed`, `pending`). It shares its configuration with the parts
+ * inside it through @lit/context, so a merchant can put their own `<pg-card-form>` in the default slot.
+ *
+ * @slot - Replaces the built-in card form (put a `<pg-card-form>` here to lay it out yourself).
+ *
+ * @event pg-status-change - `status` changed (detail: status, previous).
+ * @event pg-submit - The card form was submitted (from the card form; never card data).
+ * @event pg-3ds-start - A 3-D Secure step began (from the 3-D Secure element).
+ * @event pg-3ds-complete - A 3-D Secure flow ended (from the 3-D Secure element).
+ * @event pg-approved - The payment was approved (detail: reference, message).
+ * @event pg-pending - The payment is pending (detail: reference, message).
+ * @event pg-declined - Declined; the shopper can try another card (detail: reference, code, originalErrorCode, message).
+ * @event pg-failed - Could not be completed (detail: reference, code, message).
+ * @event pg-redirect - About to navigate to a payment page (detail: method, reference, redirectUrl). Cancelable.
+ *
+ * @csspart base - The wrapper.
+ * @csspart message - The localized result message (a live region).
+ * @csspart card - The card form's wrapper.
+ * @csspart three-ds - The 3-D Secure element's wrapper.
+ * @csspart methods - The other payment methods.
+ * @csspart method - Each other payment method's button.
+ *
+ * @cssproperty --pg-max-width - Widest the drop-in grows (default 40rem).
+ * @cssproperty --pg-padding - Inner padding.
+ * @cssproperty --pg-color-success - Approved message colour.
+ * @cssproperty --pg-color-error - Failure message colour.
+ * @cssproperty --pg-color-background - Background.
+ * @cssproperty --pg-color-text - Text colour.
+ */
+export class PgCheckout extends LitElement {
+  static override styles = [themeStyles, checkoutStyles];
+
+  @provide({ context: checkoutContext })
+  @state()
+  private context?: CheckoutContext;
+
+  @state() private config?: CheckoutConfig;
+  @state() private storedCards: SavedCard[] = [];
+  /** What the message region says: an outcome (localized at render, so a locale switch applies) or a step. */
+  @state() private message?: { outcome: FinalPaymentState } | { key: MessageKey };
+  @state() private threeDS?: { reference: string; action: ThreeDSAction };
+
+  /** URL where the middleware is mounted (for example `/checkout`). */
+  @property() endpoint = '';
+
+  /** Locale of every message (`en`, `af`); other tags fall back to English. */
+  @property({ reflect: true }) locale = 'en';
+
+  /** Per-string overrides of the translation table. */
+  @property({ attribute: false }) messages: Partial<Messages> = {};
+
+  /** Methods to offer, space- or comma-separated: `card`, `hosted`, `eft`, `redirect`. Default: the middleware's. */
+  @property() methods = '';
+
+  /** Offer the shopper's saved cards and "save this card" when the middleware supports them. */
+  @property({ type: Boolean, attribute: 'saved-cards' }) savedCards = false;
+
+  /** `light`, `dark` or `auto` (follows the system). */
+  @property({ reflect: true }) appearance: 'light' | 'dark' | 'auto' = 'light';
+
+  /** Where the payment stands; reflected for CSS and tests. Read-only in practice. */
+  @property({ reflect: true }) status: CheckoutStatus = 'idle';
+
+  /** Milliseconds between the 3-D Secure method frame's load and Step 2 confirm. */
+  @property({ type: Number, attribute: 'method-timeout' }) methodTimeout = 3000;
+
+  /** Milliseconds a 3-D Secure challenge may take. */
+  @property({ type: Number, attribute: 'challenge-timeout' }) challengeTimeout = 600_000;
+
+  private api?: CheckoutApi;
+  private inFlight = false;
+  private configRequest = 0;
+
+  private get offered(): PaymentMethod[] {
+    const chosen = this.methods
+      .split(/[\s,]+/)
+      .filter((m): m is PaymentMethod => m === 'card' || (redirectMethods as string[]).includes(m));
+    if (chosen.length > 0) return chosen;
+    return this.config?.methods.length ? this.config.methods : ['card'];
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('endpoint')) {
+      this.api = this.endpoint ? new CheckoutApi(this.endpoint) : undefined;
+      void this.loadConfig();
+    }
+    if (changed.has('savedCards') && !changed.has('endpoint')) void this.loadConfig();
+    const t = createTranslator(this.locale, this.messages);
+    const allowSave = this.savedCards && this.config?.savedCards === true;
+    this.context = {
+      api: this.api,
+      locale: this.locale,
+      messages: this.messages,
+      t,
+      savedCards: allowSave ? this.storedCards : [],
+      allowSave,
+      payLabel: this.payLabel(t),
+      pay: this.pay,
+    };
+  }
+
+  private payLabel(t: CheckoutContext['t']): string | undefined {
+    if (!this.config) return undefined;
+    try {
+      const amount = new Intl.NumberFormat(this.locale, {
+        style: 'currency',
+        currency: this.config.currency,
+      }).format(this.config.amount / 100);
+      return t('payAmount', { amount });
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async loadConfig(): Promise<void> {
+    const request = (this.configRequest += 1);
+    const api = this.api;
+    if (!api) return;
+    const config = await api.config();
+    if (request !== this.configRequest) return;
+    this.config = config.success ? config : undefined;
+    if (config.success && config.savedCards && this.savedCards) {
+      const cards = await api.cards();
+      if (request === this.configRequest && Array.isArray(cards)) this.storedCards = cards;
+    }
+  }
+
+  private setStatus(next: CheckoutStatus): void {
+    const previous = this.status;
+    if (previous === next) return;
+    this.status = next;
+    this.dispatchEvent(createPgStatusChangeEvent({ status: next, previous }));
+  }
+
+  /** The payment for one card form submission: create, 3-D Secure when asked, then the outcome. */
+  private pay = async (request: PaymentRequest, form: PaymentSource): Promise<void> => {
+    const api = this.api;
+    if (this.inFlight) return;
+    this.inFlight = true;
+    try {
+      this.message = undefined;
+      this.setStatus('submitting');
+      let state: PaymentState = api
+        ? await api.createPayment(request)
+        : { success: false, status: 'failed', code: 'not_configured', message: '' };
+      if (state.status === 'authenticating')
+        state = await this.authenticate(state.reference, state.threeDS);
+      await this.finish(state, form);
+    } finally {
+      this.inFlight = false;
+    }
+  };
+
+  private async authenticate(reference: string, action: ThreeDSAction): Promise<FinalPaymentState> {
+    this.setStatus('authenticating');
+    this.threeDS = { reference, action };
+    await this.updateComplete;
+    try {
+      if (action.version === 1) {
+        const element = this.renderRoot.querySelector<Pg3dsV1>('pg-3ds-v1');
+        if (element) return await element.start(reference, action);
+      } else {
+        const element = this.renderRoot.querySelector<Pg3dsV2>('pg-3ds-v2');
+        if (element) return await element.start(reference, action);
+      }
+      return { success: false, status: 'failed', reference, code: 'not_registered', message: '' };
+    } finally {
+      this.threeDS = undefined;
+    }
+  }
+
+  private async finish(state: FinalPaymentState, form: PaymentSource): Promise<void> {
+    const t = createTranslator(this.locale, this.messages);
+    const message = shopperMessage(state, t);
+    const reference = state.reference;
+    this.message = { outcome: state };
+    if (state.status === 'approved' || state.status === 'pending') {
+      this.setStatus(state.status);
+      const detail = { reference: state.reference, message };
+      this.dispatchEvent(
+        state.status === 'approved' ? createPgApprovedEvent(detail) : createPgPendingEvent(detail),
+      );
+      return;
+    }
+    this.setStatus(state.status);
+    if (state.status === 'declined') {
+      const { code, originalErrorCode } = state;
+      this.dispatchEvent(
+        createPgDeclinedEvent({
+          reference,
+          code,
+          message,
+          ...(originalErrorCode ? { originalErrorCode } : {}),
+        }),
+      );
+      await this.updateComplete;
+      await form.clearCard();
+    } else {
+      this.dispatchEvent(createPgFailedEvent({ reference, code: state.code, message }));
+    }
+  }
+
+  private async redirect(method: RedirectMethod): Promise<void> {
+    const api = this.api;
+    if (!api || this.inFlight) return;
+    this.inFlight = true;
+    try {
+      this.message = { key: 'redirecting' };
+      this.setStatus('submitting');
+      const answer = await api.startRedirect(method);
+      if (!answer.success) {
+        await this.finish(
+          { success: false, status: 'failed', code: answer.code, message: '' },
+          noForm,
+        );
+        return;
+      }
+      const event = createPgRedirectEvent({
+        method,
+        reference: answer.reference,
+        redirectUrl: answer.redirectUrl,
+      });
+      if (this.dispatchEvent(event)) window.location.assign(answer.redirectUrl);
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  /** Back to `idle` with no message, for a fresh attempt (the card form keeps what was typed). */
+  reset(): void {
+    if (this.inFlight) return;
+    this.message = undefined;
+    this.setStatus('idle');
+  }
+
+  private renderMessage() {
+    const t = this.context?.t ?? createTranslator(this.locale, this.messages);
+    const m = this.message;
+    const outcome = m && 'outcome' in m ? m.outcome : undefined;
+    const tone = !outcome
+      ? 'info'
+      : outcome.status === 'approved'
+        ? 'success'
+        : outcome.status === 'pending'
+          ? 'info'
+          : 'error';
+    const text = !m ? '' : outcome ? shopperMessage(outcome, t) : t((m as { key: MessageKey }).key);
+    const reference = outcome?.success ? outcome.reference : undefined;
+    return html`<div part="message" class="message" role="status" data-tone=${tone}>
+      ${text}${reference ? html` <span>${t('referenceLabel', { reference })}</span>` : nothing}
+    </div>`;
+  }
+
+  private renderThreeDS() {
+    const flow = this.threeDS;
+    if (!flow) return nothing;
+    return html`<div part="three-ds">
+      ${
+        flow.action.version === 1
+          ? html`<pg-3ds-v1
+              appearance=${this.appearance}
+              challenge-timeout=${this.challengeTimeout}
+            ></pg-3ds-v1>`
+          : html`<pg-3ds-v2
+              appearance=${this.appearance}
+              method-timeout=${this.methodTimeout}
+              challenge-timeout=${this.challengeTimeout}
+            ></pg-3ds-v2>`
+      }
+    </div>`;
+  }
+
+  override render() {
+    const t = this.context?.t ?? createTranslator(this.locale, this.messages);
+    const done = this.status === 'approved' || this.status === 'pending';
+    const offered = this.offered;
+    const others = redirectMethods.filter((m) => offered.includes(m));
+    return html`<div part="base" class="base">
+      ${this.renderMessage()}
+      ${
+        !done && offered.includes('card')
+          ? html`<div part="card" ?hidden=${this.status === 'authenticating'}>
+              <slot><pg-card-form appearance=${this.appearance}></pg-card-form></slot>
+            </div>`
+          : nothing
+      }
+      ${this.renderThreeDS()}
+      ${
+        !done && others.length > 0 && this.status !== 'authenticating'
+          ? html`<div part="methods" class="methods" role="group" aria-label=${t('methodsLabel')}>
+              ${others.map(
+                (m) =>
+                  html`<button
+                    part="method"
+                    class="secondary"
+                    type="button"
+                    data-method=${m}
+                    @click=${() => this.redirect(m)}
+                  >
+                    ${t(methodLabel[m])}
+                  </button>`,
+              )}
+            </div>`
+          : nothing
+      }
+    </div>`;
+  }
+}
+
+const noForm: PaymentSource = { clearCard: () => Promise.resolve() };

@@ -1,0 +1,258 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import type { PgCardForm } from '../card-form/card-form.component.js';
+import { backend } from '../../test-helpers/backend.js';
+import { field, typeInto } from '../../test-helpers/input.js';
+import './checkout.js';
+import type { PgCheckout } from './checkout.component.js';
+
+const year = String(new Date().getFullYear() + 2).slice(2);
+
+async function dropIn(attrs: { locale?: string; methods?: string; savedCards?: boolean } = {}) {
+  const { endpoint } = await backend();
+  const el = await fixture<PgCheckout>(
+    html`<pg-checkout
+      endpoint=${endpoint}
+      locale=${attrs.locale ?? 'en'}
+      methods=${attrs.methods ?? ''}
+      ?saved-cards=${attrs.savedCards ?? false}
+      method-timeout="200"
+    ></pg-checkout>`,
+  );
+  await until(
+    () =>
+      el
+        .shadowRoot!.querySelector('pg-card-form')
+        ?.shadowRoot?.querySelector('button')
+        ?.textContent?.includes('123') ?? false,
+  );
+  return el;
+}
+
+function until(check: () => boolean, ms = 5000): Promise<void> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const tick = () =>
+      check()
+        ? resolve()
+        : Date.now() - started > ms
+          ? reject(new Error('timed out'))
+          : setTimeout(tick, 20);
+    tick();
+  });
+}
+
+const form = (el: PgCheckout) => el.shadowRoot!.querySelector('pg-card-form') as PgCardForm;
+const message = (el: PgCheckout) =>
+  el.shadowRoot!.querySelector('[part=message]')!.textContent!.trim();
+
+async function pay(el: PgCheckout, number: string) {
+  const f = form(el);
+  typeInto(field(f, 'number'), number);
+  typeInto(field(f, 'holder'), 'Jo Soap');
+  typeInto(field(f, 'expiry'), `08${year}`);
+  typeInto(field(f, 'cvv'), '123');
+  await f.updateComplete;
+  f.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+}
+
+const settled = (el: PgCheckout) =>
+  until(() => ['approved', 'declined', 'failed', 'pending'].includes(el.status), 15000);
+
+describe('<pg-checkout>', () => {
+  it('loads the order for the pay button and is accessible when idle', async () => {
+    const el = await dropIn();
+    expect(el.getAttribute('status')).to.equal('idle');
+    expect(form(el).shadowRoot!.querySelector('button[type=submit]')!.textContent).to.match(
+      /Pay .*123\.45/,
+    );
+    await expect(el).to.be.accessible();
+  });
+
+  it('pays with a card: submitting then approved, events and a localized message', async () => {
+    const el = await dropIn();
+    const statuses: string[] = [];
+    el.addEventListener('pg-status-change', (e) => statuses.push(e.detail.status));
+    const approved = oneEvent(el, 'pg-approved');
+    await pay(el, '4111111111111111');
+    const event = await approved;
+    expect(event.detail.reference).to.match(/^ref-/);
+    expect(statuses).to.deep.equal(['submitting', 'approved']);
+    expect(el.getAttribute('status')).to.equal('approved');
+    expect(message(el)).to.contain('Payment successful');
+    expect(message(el)).not.to.contain('raw server text');
+    expect(el.shadowRoot!.querySelector('pg-card-form')).to.equal(null);
+    await expect(el).to.be.accessible();
+  });
+
+  it('one click, one payment', async () => {
+    const el = await dropIn();
+    const original = window.fetch;
+    let creates = 0;
+    window.fetch = (input, init) => {
+      if (String(input).endsWith('/payments') && init?.method === 'POST') creates += 1;
+      return original(input, init);
+    };
+    try {
+      await pay(el, '4111111111111111');
+      form(el).submit();
+      form(el).shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+      await settled(el);
+      expect(creates).to.equal(1);
+    } finally {
+      window.fetch = original;
+    }
+  });
+
+  it('a decline says so, clears the card and lets the shopper retry with another card', async () => {
+    const el = await dropIn();
+    const declined = oneEvent(el, 'pg-declined');
+    await pay(el, '4000000000009995');
+    const event = await declined;
+    expect(event.detail).to.include({ code: 'card_declined', originalErrorCode: 'fin051' });
+    expect(JSON.stringify(event.detail)).not.to.contain('4000000000009995');
+    expect(el.status).to.equal('declined');
+    expect(message(el)).to.equal(
+      'Your card was declined for insufficient funds. Try another card.',
+    );
+    await until(() => field(form(el), 'number').value === '');
+    expect(form(el).busy).to.equal(false);
+    await expect(el).to.be.accessible();
+    await pay(el, '4111111111111111');
+    await settled(el);
+    await until(() => el.status === 'approved');
+  });
+
+  it('runs 3-D Secure v2 (method step, then challenge) inside the drop-in', async () => {
+    const el = await dropIn();
+    const steps: string[] = [];
+    el.addEventListener('pg-3ds-start', (e) => steps.push(e.detail.step));
+    const statuses: string[] = [];
+    el.addEventListener('pg-status-change', (e) => statuses.push(e.detail.status));
+    await pay(el, '4000000000003063');
+    await until(() => el.status === 'authenticating');
+    expect(el.shadowRoot!.querySelector<HTMLElement>('[part=card]')!.hidden).to.equal(true);
+    await settled(el);
+    expect(el.status).to.equal('approved');
+    expect(steps).to.deep.equal(['method', 'challenge']);
+    expect(statuses).to.deep.equal(['submitting', 'authenticating', 'approved']);
+    expect(el.shadowRoot!.querySelector('pg-3ds-v2')).to.equal(null);
+  });
+
+  it('runs 3-D Secure v1 and reports an authentication failure as a decline', async () => {
+    const el = await dropIn();
+    await pay(el, '4000000000003097');
+    await settled(el);
+    expect(el.status).to.equal('approved');
+    const other = await dropIn();
+    await pay(other, '4000000000000127');
+    await settled(other);
+    expect(other.status).to.equal('declined');
+    expect(message(other)).to.equal(
+      'Your bank could not confirm this payment. Try again or use another card.',
+    );
+  });
+
+  it('is accessible during a challenge, and a cancelled challenge is a clear failure', async () => {
+    const el = await dropIn();
+    const failed = oneEvent(el, 'pg-failed');
+    await pay(el, '4000000000000010');
+    await until(
+      () =>
+        el
+          .shadowRoot!.querySelector('pg-3ds-v2')
+          ?.shadowRoot?.querySelector('iframe[part=frame]') != null,
+    );
+    await expect(el).to.be.accessible();
+    el.shadowRoot!.querySelector('pg-3ds-v2')!.cancel();
+    expect((await failed).detail.code).to.equal('authentication_cancelled');
+    expect(el.status).to.equal('failed');
+    expect(message(el)).to.contain('cancelled');
+    expect(el.shadowRoot!.querySelector<HTMLElement>('[part=card]')!.hidden).to.equal(false);
+  });
+
+  it('sends the shopper to the redirect URL for EFT', async () => {
+    const el = await dropIn({ methods: 'card eft' });
+    const button = el.shadowRoot!.querySelector<HTMLButtonElement>(
+      '[part=method][data-method=eft]',
+    )!;
+    expect(button.textContent!.trim()).to.equal('Pay by instant EFT');
+    el.addEventListener('pg-redirect', (e) => e.preventDefault());
+    const redirect = oneEvent(el, 'pg-redirect');
+    button.click();
+    const event = await redirect;
+    expect(event.detail.method).to.equal('eft');
+    expect(event.detail.redirectUrl).to.match(/\/pay\/eft\/ref-/);
+  });
+
+  it('offers saved cards and pays with a token', async () => {
+    const el = await dropIn({ savedCards: true });
+    await until(
+      () => (form(el).shadowRoot!.querySelectorAll('input[type=radio]').length ?? 0) === 2,
+    );
+    const radio = form(el).shadowRoot!.querySelector<HTMLInputElement>('input[type=radio]')!;
+    expect(radio.parentElement!.textContent).to.contain('Visa ending in 1111');
+    expect(form(el).shadowRoot!.querySelector('input[type=checkbox]')).not.to.equal(null);
+    radio.click();
+    await form(el).updateComplete;
+    form(el).submit();
+    await settled(el);
+    expect(el.status).to.equal('approved');
+  });
+
+  it('speaks Afrikaans, switches locale and takes overrides', async () => {
+    const el = await dropIn({ locale: 'af', methods: 'card hosted' });
+    expect(form(el).shadowRoot!.querySelector('label[for=number]')!.textContent!.trim()).to.equal(
+      'Kaartnommer',
+    );
+    expect(el.shadowRoot!.querySelector('[part=method]')!.textContent!.trim()).to.equal(
+      "Betaal in 'n ander geldeenheid",
+    );
+    el.messages = { methodHosted: 'Foreign cards' };
+    el.locale = 'en';
+    await el.updateComplete;
+    await form(el).updateComplete;
+    expect(form(el).shadowRoot!.querySelector('label[for=number]')!.textContent!.trim()).to.equal(
+      'Card number',
+    );
+    expect(el.shadowRoot!.querySelector('[part=method]')!.textContent!.trim()).to.equal(
+      'Foreign cards',
+    );
+  });
+
+  it('shows a network failure as a shopper message, not an exception', async () => {
+    const el = await fixture<PgCheckout>(
+      html`<pg-checkout endpoint="http://127.0.0.1:9/checkout"></pg-checkout>`,
+    );
+    await pay(el, '4111111111111111');
+    await settled(el);
+    expect(el.status).to.equal('failed');
+    expect(message(el)).to.equal(
+      'We could not reach the payment service. Check your connection and try again.',
+    );
+    expect(form(el).busy).to.equal(false);
+  });
+
+  it('lets the merchant lay out their own card form in the slot', async () => {
+    const { endpoint } = await backend();
+    const el = await fixture<PgCheckout>(
+      html`<pg-checkout endpoint=${endpoint}><pg-card-form></pg-card-form></pg-checkout>`,
+    );
+    const own = el.querySelector('pg-card-form') as PgCardForm;
+    typeInto(field(own, 'number'), '4111111111111111');
+    typeInto(field(own, 'holder'), 'Jo Soap');
+    typeInto(field(own, 'expiry'), `08${year}`);
+    typeInto(field(own, 'cvv'), '123');
+    await own.updateComplete;
+    own.submit();
+    await settled(el);
+    expect(el.status).to.equal('approved');
+  });
+
+  it('passes the dark appearance on and stays accessible', async () => {
+    const el = await dropIn();
+    el.appearance = 'dark';
+    await el.updateComplete;
+    expect(form(el).getAttribute('appearance')).to.equal('dark');
+    await expect(el).to.be.accessible();
+  });
+});

@@ -1,0 +1,19 @@
+import { defineElement } from '../../define.js';
+import { PgCardForm } from '../card-form/card-form.component.js';
+import { Pg3dsV1 } from '../3ds-v1/3ds-v1.component.js';
+import { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
+import { PgCheckout } from './checkout.component.js';
+
+export { PgCheckout } from './checkout.component.js';
+
+// The drop-in renders the other three, so defining it defines them.
+defineElement('pg-card-form', PgCardForm);
+defineElement('pg-3ds-v2', Pg3dsV2);
+defineElement('pg-3ds-v1', Pg3dsV1);
+defineElement('pg-checkout', PgCheckout);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pg-checkout': PgCheckout;
+  }
+}
