@@ -4,6 +4,7 @@ import { themeStyles } from '../../styles/theme.js';
 import { threeDSV1Styles } from './3ds-v1.styles.js';
 
 /**
+ * @tag pg-3ds-v1
  * @summary Runs 3-D Secure 1: posts PaReq, MD and TermUrl to the bank's page in a frame and waits for it.
  *
  * Call `start(reference, threeDS)` with the `authenticating` answer (version 1) of

@@ -10,6 +10,7 @@ import { threeDSV2Styles } from './3ds-v2.styles.js';
 const METHOD_LOAD_LIMIT_MS = 10_000;
 
 /**
+ * @tag pg-3ds-v2
  * @summary Runs 3-D Secure 2: the hidden method step, then the bank's challenge when it asks for one.
  *
  * Call `start(reference, threeDS)` with the `authenticating` answer of `POST {endpoint}/payments`. The method

@@ -32,6 +32,7 @@ const brandBadge: Record<CardType, string> = {
 };
 
 /**
+ * @tag pg-card-form
  * @summary A card form: number, name, expiry and security code, validated and formatted as the shopper types.
  *
  * Inputs live in this document (no iframes) with `autocomplete` cc-number, cc-name, cc-exp and cc-csc, so

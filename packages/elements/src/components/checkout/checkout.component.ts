@@ -35,6 +35,7 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
 };
 
 /**
+ * @tag pg-checkout
  * @summary The drop-in: a card form, 3-D Secure v1 and v2 and the other payment methods, wired to the middleware.
  *
  * Runs the whole flow against the middleware at `endpoint` and reflects it in `status` (`idle`, `submitting`,
