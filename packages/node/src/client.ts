@@ -68,7 +68,7 @@ export class GatewayClient {
     } else {
       text = serializeBody(body);
     }
-    const answer = await this.transport.post('/pg/api/v2/util/validate', text, call);
+    const answer = await this.transport.post('/pg/api/v2/util/validate', text, call, false);
     return expectSuccess(answer, ValidateResponseSchema, 'validatePost');
   }
 

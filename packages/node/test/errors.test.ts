@@ -262,6 +262,17 @@ describe('retries', () => {
     await assert.rejects(client.payments.refund('PG-1'), GatewayConnectionError);
     await assert.rejects(client.foreign.cancelTransfer('PG-1'), GatewayConnectionError);
     assert.equal(gateway.requests.length, 3);
+    gateway.on('GET', `${v2}/payment/PG-1/execute`, { hang: true });
+    await assert.rejects(
+      client.payments.execute('PG-1', undefined, { timeoutMs: 100 }),
+      /outcome is unknown/,
+    );
+  });
+  it('a read that times out does not ask for reconciliation', async () => {
+    gateway.on('POST', `${v2}/payment/list`, { hang: true });
+    const err = await client.lookups.list({}, { timeoutMs: 100 }).catch((e: unknown) => e);
+    assert.ok(err instanceof GatewayTimeoutError);
+    assert.doesNotMatch(err.message, /reconcile/);
   });
   it('does not retry a business failure', async () => {
     gateway.on('GET', `${v2}/payment/PG-1`, {

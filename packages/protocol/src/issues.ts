@@ -40,7 +40,7 @@ function flatten(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[], out
     }
     let message = issue.message;
     if (issue.code === 'invalid_type' && /received undefined$/.test(message)) {
-      message = `${String(path[path.length - 1] ?? 'value')} is required`;
+      message = `${String(path[path.length - 1] ?? 'the request')} is required`;
     }
     if (issue.code === 'unrecognized_keys') {
       message = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;

@@ -28,6 +28,8 @@ export interface Answer {
 
 const MAX_RETRY_DELAY_MS = 5_000;
 const TIMED_OUT = Symbol('timed out');
+const UNKNOWN_OUTCOME =
+  'the outcome is unknown: reconcile (look the payment up by merchant reference) before trying again';
 
 function checkCallOptions(call: CallOptions | undefined): void {
   if (call === undefined) return;
@@ -62,7 +64,7 @@ export class Transport {
     const retries = retry ? this.options.retries : 0;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once('GET', path, undefined, call, attempt);
+        return await this.once('GET', path, undefined, call, attempt, !retry);
       } catch (err) {
         if (!(err instanceof GatewayConnectionError) || attempt >= retries) throw err;
         const ceiling = Math.min(MAX_RETRY_DELAY_MS, this.options.retryDelayMs * 2 ** attempt);
@@ -80,10 +82,13 @@ export class Transport {
     }
   }
 
-  /** Sends a POST once: a POST that moves money is never retried blindly. */
-  async post(path: string, body: string, call?: CallOptions): Promise<Answer> {
+  /**
+   * Sends a POST once: a POST that moves money is never retried blindly. `changesState: false` marks the
+   * read-only POSTs (list, card lookup, validate), whose failures need no reconciliation.
+   */
+  async post(path: string, body: string, call?: CallOptions, changesState = true): Promise<Answer> {
     checkCallOptions(call);
-    return this.once('POST', path, body, call, 0);
+    return this.once('POST', path, body, call, 0, changesState);
   }
 
   private async once(
@@ -92,6 +97,7 @@ export class Transport {
     body: string | undefined,
     call: CallOptions | undefined,
     attempt: number,
+    changesState: boolean,
   ): Promise<Answer> {
     const { baseUrl, token, secret, logger } = this.options;
     const url = `${baseUrl}${path}`;
@@ -127,9 +133,8 @@ export class Transport {
       if (controller.signal.reason === TIMED_OUT) {
         logger.warn?.(`${method} ${path} timed out after ${timeoutMs} ms`, { attempt });
         throw new GatewayTimeoutError(
-          method === 'POST'
-            ? `no answer from the gateway within ${timeoutMs} ms for POST ${path}; the outcome is unknown: reconcile (look the payment up by merchant reference) before trying again`
-            : `no answer from the gateway within ${timeoutMs} ms for GET ${path}`,
+          `no answer from the gateway within ${timeoutMs} ms for ${method} ${path}` +
+            (changesState ? `; ${UNKNOWN_OUTCOME}` : ''),
           { cause: err },
         );
       }
@@ -137,9 +142,7 @@ export class Transport {
       const code = (err as { cause?: { code?: string } }).cause?.code;
       throw new GatewayConnectionError(
         `could not reach the gateway at ${new URL(baseUrl).origin}${code ? ` (${code})` : ''} for ${method} ${path}` +
-          (method === 'POST'
-            ? '; if the request was sent, its outcome is unknown: reconcile before trying again'
-            : ''),
+          (changesState ? `; if the request arrived, ${UNKNOWN_OUTCOME}` : ''),
         { cause: err },
       );
     } finally {
@@ -147,10 +150,16 @@ export class Transport {
       outer?.removeEventListener('abort', forward);
     }
     logger.debug?.(`${method} ${path} -> ${status}`, { ms: Date.now() - started, attempt });
-    return this.interpret(method, path, status, text);
+    return this.interpret(method, path, status, text, changesState);
   }
 
-  private interpret(method: string, path: string, status: number, text: string): Answer {
+  private interpret(
+    method: string,
+    path: string,
+    status: number,
+    text: string,
+    changesState: boolean,
+  ): Answer {
     if (status === 403) {
       const where = this.options.environment
         ? ` (this client is set up for the ${this.options.environment} environment)`
@@ -166,7 +175,7 @@ export class Transport {
     if (status >= 500) {
       throw new GatewayConnectionError(
         `the gateway answered HTTP ${status} for ${method} ${path}` +
-          (method === 'POST' ? '; the outcome is unknown: reconcile before trying again' : ''),
+          (changesState ? `; ${UNKNOWN_OUTCOME}` : ''),
         { statusCode: status, raw: parseOrText(text) },
       );
     }

@@ -35,7 +35,12 @@ export class Cards {
   /** POST /pg/api/v2/card/lookup by one of cardNumber, token, transactionReference; the number comes back masked. */
   async lookup(by: LookupCardRequest, call?: CallOptions): Promise<MaskedCard> {
     const body = validRequest(LookupCardRequestSchema, by, 'cards.lookup');
-    const answer = await this.transport.post('/pg/api/v2/card/lookup', serializeBody(body), call);
+    const answer = await this.transport.post(
+      '/pg/api/v2/card/lookup',
+      serializeBody(body),
+      call,
+      false,
+    );
     const data = expectSuccess(answer, LookupCardResponseSchema, 'cards.lookup');
     if (!data.card) {
       throw new UnexpectedResponseError('the gateway found the card but sent no card object', {

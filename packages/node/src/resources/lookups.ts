@@ -45,7 +45,12 @@ export class Lookups {
   /** POST /pg/api/v2/payment/list; every filter optional, all given filters apply together. A read: safe to repeat. */
   async list(filters: ListPaymentsRequest = {}, call?: CallOptions): Promise<TransactionDetails[]> {
     const body = validRequest(ListPaymentsRequestSchema, filters, 'lookups.list');
-    const answer = await this.transport.post('/pg/api/v2/payment/list', serializeBody(body), call);
+    const answer = await this.transport.post(
+      '/pg/api/v2/payment/list',
+      serializeBody(body),
+      call,
+      false,
+    );
     return expectSuccess(answer, ListPaymentsResponseSchema, 'lookups.list').transactions ?? [];
   }
 
