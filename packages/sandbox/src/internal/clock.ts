@@ -42,17 +42,22 @@ export class SandboxClock {
     return this.tasks.length;
   }
 
-  /** Moves time forward and resolves once every task that fell due (and those they scheduled) ran. */
+  /**
+   * Moves time forward, stepping through each due task at its own time (so a task that schedules
+   * another sees the right "now"), and resolves once all of them ran.
+   */
   async advance(ms: number): Promise<number> {
-    this.offset += ms;
-    await this.drain();
+    const target = this.now() + ms;
+    while (this.draining) await this.draining;
+    await this.drain(target);
+    if (this.now() < target) this.offset += target - this.now();
     return this.now();
   }
 
   /** Runs due tasks; concurrent callers share one drain so no task runs twice. */
-  drain(): Promise<void> {
+  drain(target?: number): Promise<void> {
     if (!this.draining) {
-      this.draining = this.runDue().finally(() => {
+      this.draining = this.runDue(target).finally(() => {
         this.draining = undefined;
         this.arm();
       });
@@ -66,8 +71,14 @@ export class SandboxClock {
     this.tasks.length = 0;
   }
 
-  private async runDue(): Promise<void> {
-    while (!this.closed && this.tasks.length > 0 && this.tasks[0]!.at <= this.now()) {
+  private async runDue(target?: number): Promise<void> {
+    while (
+      !this.closed &&
+      this.tasks.length > 0 &&
+      this.tasks[0]!.at <= Math.max(target ?? 0, this.now())
+    ) {
+      const due = this.tasks[0]!.at;
+      if (due > this.now()) this.offset += due - this.now();
       const now = this.now();
       const batch: Task[] = [];
       while (this.tasks.length > 0 && this.tasks[0]!.at <= now) batch.push(this.tasks.shift()!);

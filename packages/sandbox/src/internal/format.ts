@@ -44,7 +44,14 @@ export function parseIsoMillis(value: string): number | undefined {
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, ms] = m;
   const t = Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +s!, ms ? +ms.padEnd(3, '0') : 0);
-  return new Date(t).getUTCDate() === +d! ? t : undefined;
+  const back = new Date(t);
+  return back.getUTCDate() === +d! &&
+    back.getUTCMonth() === +mo! - 1 &&
+    +h! < 24 &&
+    +mi! < 60 &&
+    +s! < 60
+    ? t
+    : undefined;
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -54,7 +61,8 @@ export function parseDay(value: string): number | undefined {
   const m = DAY.exec(value);
   if (!m) return undefined;
   const t = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!);
-  return new Date(t).getUTCDate() === +m[3]! ? t : undefined;
+  const back = new Date(t);
+  return back.getUTCDate() === +m[3]! && back.getUTCMonth() === +m[2]! - 1 ? t : undefined;
 }
 
 /** Minimal HTML escaping for values placed in text or double-quoted attributes. */

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, it } from 'node:test';
+
+const BIN = fileURLToPath(new URL('../bin/pg-sandbox.js', import.meta.url));
+
+/** Starts the CLI, waits for its banner, runs `check`, then stops it with SIGTERM. */
+async function withCli(
+  args: string[],
+  env: Record<string, string>,
+  check: (out: string) => Promise<void>,
+): Promise<number | null> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  try {
+    const deadline = Date.now() + 20_000;
+    while (!out.includes('Ctrl-C') && Date.now() < deadline && child.exitCode === null)
+      await new Promise((r) => setTimeout(r, 50));
+    await check(out);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  return exited;
+}
+
+describe('pg-sandbox CLI', () => {
+  it('prints its URL, the credentials and the test cards, serves, and stops on SIGTERM', async () => {
+    const code = await withCli(
+      ['--port', '0'],
+      { PG_SANDBOX_TOKEN: 'cli-token', PG_SANDBOX_SECRET: 'cli-secret' },
+      async (out) => {
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+        assert.ok(url, out);
+        assert.match(out, /token:\s+cli-token/);
+        assert.match(out, /secret:\s+cli-secret/);
+        assert.match(out, /4111111111111111/);
+        assert.match(out, /README/);
+        const res = await fetch(`${url}/`);
+        assert.equal(res.status, 200);
+      },
+    );
+    assert.equal(code, 0);
+  });
+
+  it('refuses a bad port with usage', async () => {
+    const child = spawn(process.execPath, [BIN, '--port', 'abc'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 2);
+    assert.match(err, /--port must be a number/);
+    assert.match(err, /Usage: pg-sandbox/);
+  });
+});
