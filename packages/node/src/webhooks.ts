@@ -63,7 +63,10 @@ export function verifyPaymentNotification(
     );
   }
   const notification = result.data;
-  const key = typeof secret === 'function' ? secret(notification) : secret;
+  const key: unknown = typeof secret === 'function' ? secret(notification) : secret;
+  if (key instanceof Promise) {
+    throw new TypeError('the secret resolver must return the secret synchronously, not a Promise');
+  }
   if (typeof key !== 'string' || key === '') {
     throw new WebhookVerificationError(
       `${what}: no secret known for this notification`,

@@ -197,3 +197,13 @@ describe('payout webhook', () => {
     );
   });
 });
+
+describe('secret resolver', () => {
+  it('must be synchronous', () => {
+    const asyncResolver = (() => Promise.resolve(merchantSecret)) as never;
+    assert.throws(
+      () => verifyPaymentNotification(JSON.stringify(notification), asyncResolver),
+      /synchronously/,
+    );
+  });
+});

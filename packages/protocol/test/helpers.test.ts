@@ -75,3 +75,18 @@ describe('check', () => {
     if (!bad.success) assert.equal(bad.issues[0]?.path, 'amount');
   });
 });
+
+describe('browser safety', () => {
+  it('no source file imports a Node module', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = new URL('../src/', import.meta.url);
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ts'),
+    );
+    assert.ok(files.length > 10);
+    for (const file of files) {
+      const text = readFileSync(new URL(file, dir), 'utf8');
+      assert.doesNotMatch(text, /from '(node:|fs|path|crypto|http|buffer)/, file);
+    }
+  });
+});
