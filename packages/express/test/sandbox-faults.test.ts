@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
+import { completeChallenge, startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
 
 let app: SandboxApp;
 // A short client timeout against a sandbox that holds answers longer: a real "outcome unknown".
@@ -88,4 +88,35 @@ describe('gateway faults on create, through the sandbox', () => {
       ['SETTLED'],
     );
   });
+});
+
+describe('gateway faults on 3-D Secure confirm, through the sandbox', () => {
+  for (const kind of ['timeout', 'reset', '5xx']) {
+    it(`${kind} on the callback's confirm: the page still answers and the payment is not lost`, async () => {
+      const created = await app.post('/payments', {
+        ...visa,
+        card: { ...visa.card, number: '4000000000003055' },
+      });
+      assert.equal(created.body.threeDS.step, 'challenge');
+      await app.sandbox('/_sandbox/faults', {
+        rate: 1,
+        kinds: [kind],
+        paths: ['/pg/api/v2/payment/*/confirm'],
+        holdMs: 1_500,
+      });
+      let page;
+      try {
+        page = await completeChallenge(created.body.threeDS, '1234');
+      } finally {
+        await app.sandbox('/_sandbox/faults', { rate: 0 });
+      }
+      assert.equal(page.status, 200);
+      assert.match(page.html, /3ds-complete/);
+      const status = await app.get(`/payments/${created.body.reference}`);
+      // Processed faults are found by the lookup; a 5xx (never processed) is confirmed again from the kept cres.
+      assert.equal(status.body.status, 'approved', JSON.stringify(status.body));
+      const record = await app.record(created.body.reference);
+      assert.equal(record.status, 'SETTLED');
+    });
+  }
 });

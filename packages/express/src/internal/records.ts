@@ -22,6 +22,8 @@ export interface PaymentRecord {
     tdsMethodContent?: string;
   };
   shopperId?: string;
+  /** The bank's cres/PaRes whose confirm got no answer while the gateway still waits for it; re-sent later. */
+  retryProof?: { version: 1 | 2; proof: string };
   /** Vault token registered for this payment, kept for the shopper once it is approved. */
   pendingCard?: SavedCard;
 }

@@ -5,7 +5,6 @@ import type { CheckoutOrder } from '../../options.js';
 import { httpStatusOf, type PaymentState } from '../../payment-state.js';
 import {
   attemptReference,
-  markPaid,
   newSession,
   openAttempts,
   paidReference,
@@ -18,14 +17,10 @@ import type { Context } from '../context.js';
 import { classifyGatewayError } from '../gateway-errors.js';
 import { asyncRoute, enforceLimit, originGuard, scratch } from '../guards.js';
 import { maskPan } from '../mask.js';
-import {
-  emitLifecycle,
-  pendingState,
-  stateFromFailure,
-  stateFromLookup,
-  stateFromOutcome,
-} from '../outcomes.js';
+import { pendingState, stateFromFailure, stateFromOutcome } from '../outcomes.js';
 import { bindSession, isFinal, loadPayment, savePayment, type PaymentRecord } from '../records.js';
+import { lookupState, settle } from '../settle.js';
+import { retryPendingConfirm } from '../confirm.js';
 import { CreatePaymentBody, parseBody, parseOrder } from '../schemas.js';
 import { findSavedCard, registerCard, settleSavedCard, shopperOf } from '../saved-cards.js';
 
@@ -36,17 +31,6 @@ const TIMEOUT_STATE: PaymentState = {
     'The payment service did not answer in time. Please wait a moment before trying again; you will not be charged twice.',
   code: 'gateway_timeout',
 };
-
-/** Saves a record whose state changed, runs hooks and keeps the order's paid marker. */
-export async function settle(ctx: Context, record: PaymentRecord): Promise<void> {
-  await savePayment(ctx, record);
-  if (record.state.status === 'approved')
-    await markPaid(ctx, record.orderReference, record.reference);
-  if (isFinal(record.state) || record.state.status === 'pending') {
-    await settleSavedCard(ctx, record);
-    await emitLifecycle(ctx, record);
-  }
-}
 
 function send(res: Response, state: PaymentState): void {
   res.status(httpStatusOf(state)).json(state);
@@ -276,28 +260,11 @@ async function confirmStep2(ctx: Context, req: Request): Promise<PaymentState> {
   }
 }
 
-/** The gateway's view of a payment, or `undefined` when it is still in 3-D Secure or unreachable. */
-export async function lookupState(
-  ctx: Context,
-  reference: string,
-  method: PaymentRecord['method'] = 'card',
-): Promise<PaymentState | undefined> {
-  try {
-    const { lookups } = await ctx.gateway();
-    return stateFromLookup(
-      await (method === 'redirect' ? lookups.redirect(reference) : lookups.payment(reference)),
-    );
-  } catch (error) {
-    if (classifyGatewayError(error).kind === 'not_gateway') throw error;
-    ctx.logger.warn('payment lookup failed', { reference, error });
-    return undefined;
-  }
-}
-
 async function paymentStatus(ctx: Context, req: Request): Promise<PaymentState> {
   const reference = String(req.params.reference);
-  const record = await loadPayment(ctx, reference);
-  if (!record) throw new CheckoutError(404, 'not_found', 'This payment was not found.');
+  const found = await loadPayment(ctx, reference);
+  if (!found) throw new CheckoutError(404, 'not_found', 'This payment was not found.');
+  const record = await retryPendingConfirm(ctx, found);
   if (isFinal(record.state)) return record.state;
   const looked = await lookupState(ctx, reference, record.method);
   if (looked && (looked.status !== record.state.status || looked.status === 'pending')) {

@@ -1,12 +1,9 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { PaymentState } from '../../payment-state.js';
 import type { Context } from '../context.js';
-import { classifyGatewayError } from '../gateway-errors.js';
 import { asyncRoute } from '../guards.js';
 import { completionPage, methodPageCsp } from '../html.js';
-import { pendingState, stateFromFailure, stateFromOutcome } from '../outcomes.js';
 import { loadPayment, paymentForSession, type PaymentRecord } from '../records.js';
-import { lookupState, settle } from './payments.js';
+import { confirmWithProof } from '../confirm.js';
 
 const SESSION = /^[A-Za-z0-9_-]{20,64}$/;
 const SETTLE_WAIT_MS = 5_000;
@@ -40,29 +37,6 @@ const field = (body: unknown, name: string): string | undefined => {
     ? value
     : undefined;
 };
-
-/** Confirms once with the gateway; whatever happens, the record holds the latest known state. */
-async function confirm(
-  ctx: Context,
-  record: PaymentRecord,
-  run: () => Promise<PaymentState>,
-): Promise<void> {
-  let state: PaymentState;
-  try {
-    state = await run();
-  } catch (error) {
-    const failure = classifyGatewayError(error);
-    if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
-      state = stateFromFailure(failure, record.reference);
-    } else {
-      if (failure.kind === 'not_gateway')
-        ctx.logger.error('3-D Secure confirm failed', { reference: record.reference, error });
-      // Outcome unknown: the status route asks the gateway again later.
-      state = (await lookupState(ctx, record.reference)) ?? pendingState(record.reference);
-    }
-  }
-  await settle(ctx, { ...record, state });
-}
 
 /** A duplicate post waits briefly for the first one, so the page's "done" finds a settled status. */
 async function settledBy(ctx: Context, reference: string): Promise<void> {
@@ -122,18 +96,7 @@ export function threeDSRoutes(ctx: Context): Router {
         return;
       }
       if (await ctx.store.setIfAbsent(`confirm:${record.session}`, '1', ctx.recordTtlMs)) {
-        const gateway = await ctx.gateway();
-        await confirm(ctx, record, async () => {
-          const outcome =
-            version === 2
-              ? await gateway.payments.confirm3dsV2(record.reference, proof)
-              : await gateway.payments.confirm3dsV1(record.reference, proof);
-          return stateFromOutcome(
-            ctx,
-            { ...outcome, kind: 'approved', reference: record.reference },
-            record.session,
-          ).state;
-        });
+        await confirmWithProof(ctx, record, version, proof);
       } else {
         await settledBy(ctx, record.reference);
       }

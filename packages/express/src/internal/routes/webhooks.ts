@@ -8,7 +8,7 @@ import type { WebhookEvent } from '../../options.js';
 import type { Context } from '../context.js';
 import { asyncRoute } from '../guards.js';
 import { isFinal, loadPayment } from '../records.js';
-import { lookupState, settle } from './payments.js';
+import { lookupState, settle } from '../settle.js';
 
 const DONE_TTL_MS = 4 * 24 * 60 * 60_000; // the gateway retries for up to three days
 const LOCK_TTL_MS = 60_000;
