@@ -62,3 +62,22 @@ describe('logging and debug output', () => {
     assert.doesNotMatch(JSON.stringify(outcome), /4111111111111111/);
   });
 });
+
+describe('custom fetch', () => {
+  it('sends every request through the given fetch', async () => {
+    const seen: string[] = [];
+    const fetchSpy: typeof fetch = (input, init) => {
+      seen.push(`${init?.method} ${String(input)}`);
+      return fetch(input, init);
+    };
+    const client = new GatewayClient({
+      token: TOKEN,
+      secret: SECRET,
+      baseUrl: gateway.url,
+      fetch: fetchSpy,
+    });
+    gateway.on('GET', '/pg/api/v2/util/validate', { json: { success: true, merchant: 'Shop' } });
+    await client.validate();
+    assert.deepEqual(seen, [`GET ${gateway.url}/pg/api/v2/util/validate`]);
+  });
+});
