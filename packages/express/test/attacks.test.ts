@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { CheckoutError } from '../src/index.js';
 import { card, startApp, type TestApp } from './helpers/app.js';
 
 let app: TestApp;
@@ -100,6 +101,26 @@ describe('hostile browser input', () => {
       origin: 'https://evil.test',
     });
     assert.equal(removal.status, 403);
+  });
+
+  it('a merchant hook may refuse with its own CheckoutError status and message', async () => {
+    const refusing = await startApp({
+      resolveOrder: () => {
+        throw new CheckoutError(409, 'cart_empty', 'Your cart is empty.');
+      },
+    });
+    try {
+      const { status, body } = await refusing.call('POST', '/payments', card('4111111111111111'));
+      assert.equal(status, 409);
+      assert.deepEqual(body, {
+        success: false,
+        message: 'Your cart is empty.',
+        code: 'cart_empty',
+      });
+      assert.equal(refusing.gateway.calls.length, 0);
+    } finally {
+      await refusing.close();
+    }
   });
 
   it('fuzz: no browser route answers 5xx to arbitrary input', async () => {
