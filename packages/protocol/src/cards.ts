@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { CardType } from './constants.js';
 import { cardType, integer, nonEmpty, obj, opt, text, type Mode } from './internal/fields.js';
 
+/** The cvv the spec allows on subsequent recurring payments, for every card type. */
+export const RECURRING_PLACEHOLDER_CVV = '000';
+
 const cvvText = text('cvv').regex(/^\d{3,4}$/, 'cvv must be a string of 3 digits (4 for amex)');
 
 function rawCard(mode: Mode) {
@@ -18,7 +21,8 @@ function rawCard(mode: Mode) {
     cvv: opt(mode, cvvText),
     type: cardType(),
   }).superRefine((card, ctx) => {
-    if (card.cvv === undefined) return;
+    // '000' stands in for the cvv of subsequent recurring payments; operations decide where it is allowed.
+    if (card.cvv === undefined || card.cvv === RECURRING_PLACEHOLDER_CVV) return;
     const want = card.type === CardType.AMEX ? 4 : 3;
     if (card.cvv.length !== want) {
       ctx.addIssue({
@@ -71,6 +75,11 @@ export type TokenCard = z.infer<typeof TokenCardSchema>;
 export type TransactionReferenceCard = z.infer<typeof TransactionReferenceCardSchema>;
 export type PaymentReferenceCard = z.infer<typeof PaymentReferenceCardSchema>;
 export type CreditCard = z.infer<typeof CreditCardSchema>;
+
+/** An amex card whose cvv is the 3-digit recurring placeholder: valid only on subsequent recurring payments. */
+export function hasAmexPlaceholderCvv(card: CreditCard): boolean {
+  return 'number' in card && card.type === CardType.AMEX && card.cvv === RECURRING_PLACEHOLDER_CVV;
+}
 
 /** True when a card object carries raw card data (and so must never be logged). */
 export function isRawCard(card: CreditCard): card is RawCard {

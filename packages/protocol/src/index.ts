@@ -13,6 +13,8 @@ export {
   CreditCardSchema,
   CreditCardLenientSchema,
   isRawCard,
+  hasAmexPlaceholderCvv,
+  RECURRING_PLACEHOLDER_CVV,
   MaskedCardSchema,
   type RawCard,
   type TokenCard,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CardType, HOME_CURRENCY } from './constants.js';
-import { creditCard } from './cards.js';
+import { creditCard, hasAmexPlaceholderCvv } from './cards.js';
 import { subscription } from './consumers.js';
 import { envelopeShape } from './envelope.js';
 import {
@@ -54,6 +54,14 @@ function createPayment(mode: Mode) {
       });
     }
     const card = req.creditCard;
+    if (hasAmexPlaceholderCvv(card) && req.recurring !== true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['creditCard', 'cvv'],
+        message:
+          "cvv must be a string of 4 digits for amex ('000' only on subsequent recurring payments)",
+      });
+    }
     if ('number' in card) {
       if (card.cvv === undefined && req.recurring !== true) {
         ctx.addIssue({

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { MaskedCardSchema, RawCardLenientSchema, RawCardSchema } from './cards.js';
+import {
+  MaskedCardSchema,
+  RawCardLenientSchema,
+  RawCardSchema,
+  hasAmexPlaceholderCvv,
+} from './cards.js';
 import { envelopeShape } from './envelope.js';
 import { nonEmpty, obj, text, type Mode } from './internal/fields.js';
 
@@ -12,6 +17,12 @@ function registerCard(mode: Mode) {
           code: 'custom',
           path: ['cvv'],
           message: 'cvv is required to register a card',
+        });
+      if (hasAmexPlaceholderCvv(c))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['cvv'],
+          message: 'cvv must be a string of 4 digits for amex',
         });
     }),
   });

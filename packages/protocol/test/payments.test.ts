@@ -119,6 +119,17 @@ describe('Create payment (v2)', () => {
       recurring: true,
     });
   });
+  it("amex takes '000' only on subsequent recurring payments", () => {
+    const amex = { ...visaCard, number: '378282246310005', type: 'amex', cvv: '000' };
+    const req = { ...createSample, creditCard: amex };
+    failsAt(
+      CreatePaymentRequestSchema,
+      req,
+      'creditCard.cvv',
+      /'000' only on subsequent recurring/,
+    );
+    passes(CreatePaymentRequestSchema, { ...req, recurring: true, initialRef: 'PG-1' });
+  });
   it('lenient: drops unknown keys, null optionals are absent, wrong types still refused', () => {
     const parsed = passes(CreatePaymentRequestLenientSchema, {
       ...createSample,

@@ -73,6 +73,12 @@ describe('card vault', () => {
       'creditCard.number',
       /required/,
     );
+    failsAt(
+      RegisterCardRequestSchema,
+      { creditCard: { ...visaCard, number: '378282246310005', type: 'amex', cvv: '000' } },
+      'creditCard.cvv',
+      /4 digits for amex/,
+    );
     passes(RegisterCardResponseSchema, { success: true, token: 'tok_1' });
   });
   it('lookup takes one of cardNumber, token, transactionReference', () => {
