@@ -178,6 +178,33 @@ describe('hosted payment pages, EFT and the notify webhook', () => {
     assert.equal((await h.client.lookups.redirect(out.reference)).status, 'REVERSED');
   });
 
+  it('a recurring redirect payment can be charged again by paymentReference', async () => {
+    const out = await h.client.redirects.create({
+      transaction: { reference: ref('rec'), currency: 'ZAR', amount: 1_500 },
+      consumer: { name: 'Ann', surname: 'Lee', email: 'ann@example.test' },
+      urls: urls(),
+      recurring: true,
+    } as never);
+    await payWithCard(out.redirectUrl, '5555555555554444');
+    const again = await h.client.payments.create({
+      creditCard: { paymentReference: out.reference },
+      transaction: { reference: ref('rec2'), currency: 'ZAR', amount: 1_500 },
+      recurring: true,
+    } as never);
+    assert.equal(again.kind, 'approved');
+    const notRecurring = await foreign();
+    const res = await h.raw(
+      'POST',
+      '/pg/api/v2/payment/create',
+      JSON.stringify({
+        creditCard: { paymentReference: notRecurring.reference },
+        transaction: { reference: ref('rec3'), currency: 'ZAR', amount: 100 },
+      }),
+    );
+    assert.equal(res.status, 400);
+    assert.match(res.json.message, /recurring/);
+  });
+
   it('the hosted page runs 3-D Secure for a 3-D Secure card and returns to success', async () => {
     const out = await foreign();
     const toAcs = await payWithCard(out.redirectUrl, '4000000000003097');

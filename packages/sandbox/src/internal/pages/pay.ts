@@ -93,6 +93,10 @@ export function payRoutes(ctx: Ctx): Router {
   const succeed = (res: Response, txn: Txn): void => {
     const settle = !txn.hosted!.authorize;
     approve(ctx, txn, settle);
+    if (txn.hosted!.recurring && txn.card) {
+      txn.recurring = true;
+      txn.card.firstRecurringRef ??= txn.reference;
+    }
     notify(ctx, txn, settle ? 'SETTLED' : 'AUTHORIZED');
     finish(res, txn, 'success');
   };

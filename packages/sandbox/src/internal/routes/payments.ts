@@ -119,7 +119,8 @@ export function paymentRoutes(ctx: Ctx): Router {
         }
         subsequent = true;
       } else {
-        subsequent = card.firstRecurringRef !== undefined;
+        // A recurring hosted payment was itself the first recurring payment of its card.
+        subsequent = card.firstRecurringRef !== undefined || input.via === 'paymentReference';
       }
       if (!subsequent && (input.cvv === undefined || input.cvv === '000')) {
         throw badRequest('creditCard.cvv is required on the first recurring payment');
