@@ -54,6 +54,29 @@ export async function setOpenAttempts(
   else await ctx.store.set(openKey(order), JSON.stringify(attempts), ctx.recordTtlMs);
 }
 
+/** Records an attempt before its gateway call. */
+export async function openAttempt(
+  ctx: Context,
+  order: string,
+  attempt: OpenAttempt,
+): Promise<void> {
+  await setOpenAttempts(ctx, order, [...(await openAttempts(ctx, order)), attempt]);
+}
+
+/** Forgets an attempt once its outcome is known. */
+export async function closeAttempt(
+  ctx: Context,
+  order: string,
+  merchantReference: string,
+): Promise<void> {
+  const open = await openAttempts(ctx, order);
+  await setOpenAttempts(
+    ctx,
+    order,
+    open.filter((a) => a.merchantReference !== merchantReference),
+  );
+}
+
 export async function paidReference(ctx: Context, order: string): Promise<string | undefined> {
   return ctx.store.get(paidKey(order));
 }

@@ -5,7 +5,9 @@ import type { CheckoutOrder } from '../../options.js';
 import { httpStatusOf, type PaymentState } from '../../payment-state.js';
 import {
   attemptReference,
+  closeAttempt,
   newSession,
+  openAttempt,
   openAttempts,
   paidReference,
   reconcileAttempt,
@@ -122,10 +124,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
       ...(shopperId ? { shopperId } : {}),
     };
     // Recorded before the call, so a crash or timeout leaves something to reconcile.
-    await setOpenAttempts(ctx, order.reference, [
-      ...(await openAttempts(ctx, order.reference)),
-      attempt,
-    ]);
+    await openAttempt(ctx, order.reference, attempt);
     const base = {
       merchantReference,
       orderReference: order.reference,
@@ -145,13 +144,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
         ctx.logger.warn('payment create got no answer; reconciling', { merchantReference });
         const state = await reconcileAttempt(ctx, merchantReference);
         if (state === undefined) return TIMEOUT_STATE;
-        await setOpenAttempts(
-          ctx,
-          order.reference,
-          (await openAttempts(ctx, order.reference)).filter(
-            (a) => a.merchantReference !== merchantReference,
-          ),
-        );
+        await closeAttempt(ctx, order.reference, merchantReference);
         if (state === null)
           return {
             ...TIMEOUT_STATE,
@@ -161,13 +154,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
         await settle(ctx, { ...base, reference: state.reference!, state });
         return state;
       }
-      await setOpenAttempts(
-        ctx,
-        order.reference,
-        (await openAttempts(ctx, order.reference)).filter(
-          (a) => a.merchantReference !== merchantReference,
-        ),
-      );
+      await closeAttempt(ctx, order.reference, merchantReference);
       if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
         const reference = (error as { reference?: unknown }).reference;
         const state = stateFromFailure(
@@ -184,13 +171,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
       }
       throw error;
     }
-    await setOpenAttempts(
-      ctx,
-      order.reference,
-      (await openAttempts(ctx, order.reference)).filter(
-        (a) => a.merchantReference !== merchantReference,
-      ),
-    );
+    await closeAttempt(ctx, order.reference, merchantReference);
     const { state, threeDS } = stateFromOutcome(ctx, outcome, session);
     const record: PaymentRecord = {
       ...base,
