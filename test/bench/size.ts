@@ -4,11 +4,11 @@
  */
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { FLOOR_SOURCE } from './lib/floor.js';
 
 const BUDGET_GZIP = 25 * 1024;
 const GOAL_GZIP = 20 * 1024;
@@ -39,15 +39,22 @@ function measure(name: string, code: Uint8Array | string): Row {
   };
 }
 
-async function bundle(entry: string, resolveDir = root): Promise<Uint8Array> {
+/** Bundles a file, or inline source resolved from `resolveDir`, as a merchant's bundler would. */
+async function bundle(
+  entry: string | { contents: string; resolveDir: string },
+): Promise<Uint8Array> {
   const result = await build({
-    entryPoints: [entry],
+    ...(typeof entry === 'string'
+      ? { entryPoints: [entry] }
+      : {
+          stdin: { contents: entry.contents, resolveDir: entry.resolveDir, loader: 'js' as const },
+        }),
     bundle: true,
     minify: true,
     format: 'esm',
     target: 'es2021',
     write: false,
-    absWorkingDir: resolveDir,
+    absWorkingDir: root,
     legalComments: 'none',
     logLevel: 'silent',
   });
@@ -81,25 +88,13 @@ async function main(): Promise<void> {
     if (existsSync(entry)) rows.push(measure(`ESM <pg-${name}> alone`, await bundle(entry)));
   }
 
-  // The floor: the smallest Lit element there is, bundled the same way.
-  const tmp = mkdtempSync(join(tmpdir(), 'pg-size-'));
-  try {
-    const floor = join(tmp, 'floor.js');
-    writeFileSync(
-      floor,
-      `import { LitElement, html } from 'lit';
-class FloorElement extends LitElement {
-  static properties = { name: {} };
-  constructor() { super(); this.name = 'floor'; }
-  render() { return html\`<p>\${this.name}</p>\`; }
-}
-customElements.define('floor-element', FloorElement);
-`,
-    );
-    rows.push(measure('floor: one-property Lit element', await bundle(floor, elements)));
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
+  // The floor: the smallest Lit element there is, bundled the same way with the same lit.
+  rows.push(
+    measure(
+      'floor: one-property Lit element',
+      await bundle({ contents: FLOOR_SOURCE, resolveDir: elements }),
+    ),
+  );
 
   const width = Math.max(...rows.map((r) => r.name.length));
   console.log(

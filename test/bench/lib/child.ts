@@ -18,7 +18,14 @@ export function startChild<Ready>(
   timeoutMs = 60_000,
 ): Promise<Child<Ready>> {
   const child: ChildProcess = fork(script, [], {
-    execArgv: ['--conditions=pg-source', '--import', 'tsx', '--expose-gc'],
+    // BENCH_CHILD_FLAGS (e.g. `--cpu-prof`) lets a reader profile the servers under test.
+    execArgv: [
+      '--conditions=pg-source',
+      '--import',
+      'tsx',
+      '--expose-gc',
+      ...(env.BENCH_CHILD_FLAGS ?? '').split(' ').filter(Boolean),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -1,0 +1,188 @@
+/**
+ * Browser: headless Chromium loads a page whose script tag is `dist/pg-checkout.js`, and times
+ * script start -> an interactive `<pg-card-form>` and click -> approved shown, against a static
+ * JSON responder; beside a page loading the Lit floor element the same way. Median of the loads.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium, type Browser } from 'playwright-core';
+import { FLOOR_SOURCE } from './lib/floor.js';
+import { quantile } from './lib/pool.js';
+
+const LOADS = Number(process.env.BENCH_BROWSER_LOADS ?? 25);
+const elements = fileURLToPath(new URL('../../packages/elements/', import.meta.url));
+const EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
+
+// Runs in the page: resolves when `find()` answers, with the time since the `t0` mark.
+const WAIT_SCRIPT = `
+window.__until = (find) => new Promise((resolve) => {
+  const tick = () => (find() ? resolve(performance.now() - performance.getEntriesByName('t0')[0].startTime) : requestAnimationFrame(tick));
+  tick();
+});
+window.__deep = (selector) => {
+  const walk = (root) => {
+    const hit = root.querySelector(selector);
+    if (hit) return hit;
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const found = walk(el.shadowRoot); if (found) return found; }
+    return null;
+  };
+  return walk(document);
+};`;
+
+function page(script: string, body: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>bench</title>
+<script>${WAIT_SCRIPT}</script></head><body>
+<script>performance.mark('t0')</script>
+<script src="${script}"></script>
+${body}
+</body></html>`;
+}
+
+async function serve(): Promise<Server> {
+  const floor = await build({
+    stdin: { contents: FLOOR_SOURCE, resolveDir: elements, loader: 'js' },
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2021',
+    write: false,
+    logLevel: 'silent',
+  });
+  const files: Record<string, [string, string | Uint8Array]> = {
+    '/pg.html': [
+      'text/html',
+      page('/pg-checkout.js', '<pg-checkout endpoint="/checkout"></pg-checkout>'),
+    ],
+    '/floor.html': ['text/html', page('/floor.js', '<floor-element></floor-element>')],
+    '/pg-checkout.js': ['text/javascript', readFileSync(`${elements}dist/pg-checkout.js`)],
+    '/floor.js': ['text/javascript', floor.outputFiles[0]!.contents],
+    // The static JSON responder standing in for the middleware: what createCheckout answers.
+    '/checkout/config': [
+      'application/json',
+      JSON.stringify({
+        success: true,
+        amount: 10_000,
+        currency: 'ZAR',
+        methods: ['card'],
+        savedCards: false,
+      }),
+    ],
+    '/checkout/payments': [
+      'application/json',
+      JSON.stringify({
+        success: true,
+        status: 'approved',
+        reference: 'SB00BENCH1',
+        message: 'Approved',
+      }),
+    ],
+  };
+  const server = createServer((req, res) => {
+    const file = files[(req.url ?? '').split('?')[0]!];
+    req.resume();
+    if (!file) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': file[0], 'cache-control': 'no-store' });
+    res.end(file[1]);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return server;
+}
+
+async function loadOnce(browser: Browser, url: string, kind: 'pg' | 'floor') {
+  const context = await browser.newContext();
+  try {
+    const p = await context.newPage();
+    await p.goto(url);
+    if (kind === 'floor') {
+      const interactive = await p.evaluate(
+        `__until(() => __deep('floor-element')?.shadowRoot?.querySelector('p'))`,
+      );
+      return { interactive: interactive as number };
+    }
+    const interactive = (await p.evaluate(
+      `__until(() => { const i = __deep('pg-card-form')?.shadowRoot?.querySelector('input[autocomplete="cc-number"]'); return i && !i.disabled; })`,
+    )) as number;
+    const form = p.locator('pg-card-form').first();
+    await form.locator('input[autocomplete="cc-number"]').fill('4111111111111111');
+    await form.locator('input[autocomplete="cc-name"]').fill('Bench Tester');
+    await form.locator('input[autocomplete="cc-exp"]').fill(EXPIRY);
+    await form.locator('input[autocomplete="cc-csc"]').fill('123');
+    const submitted = (await p.evaluate(`(() => {
+      const start = performance.now();
+      const checkout = __deep('pg-checkout');
+      const done = new Promise((resolve) => {
+        const check = () => checkout.getAttribute('status') === 'approved' ? resolve(performance.now() - start) : requestAnimationFrame(check);
+        check();
+      });
+      __deep('pg-card-form').shadowRoot.querySelector('button[type="submit"]').click();
+      return done;
+    })()`)) as number;
+    return { interactive, submitted };
+  } finally {
+    await context.close();
+  }
+}
+
+export async function benchBrowser() {
+  if (!existsSync(`${elements}dist/pg-checkout.js`))
+    throw new Error(
+      'packages/elements/dist/pg-checkout.js is missing: run `npm run size` or build the elements first',
+    );
+  const server = await serve();
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const pg: { interactive: number; submitted?: number }[] = [];
+    const floor: { interactive: number }[] = [];
+    await loadOnce(browser, `${base}/pg.html`, 'pg');
+    await loadOnce(browser, `${base}/floor.html`, 'floor');
+    for (let i = 0; i < LOADS; i++) {
+      pg.push(await loadOnce(browser, `${base}/pg.html`, 'pg'));
+      floor.push(await loadOnce(browser, `${base}/floor.html`, 'floor'));
+    }
+    return {
+      loads: LOADS,
+      rows: [
+        {
+          name: '<pg-checkout> (script tag, card form)',
+          interactive: quantile(
+            pg.map((r) => r.interactive),
+            0.5,
+          ),
+          submitted: quantile(
+            pg.map((r) => r.submitted!),
+            0.5,
+          ),
+        },
+        {
+          name: 'Lit floor element (script tag)',
+          interactive: quantile(
+            floor.map((r) => r.interactive),
+            0.5,
+          ),
+        },
+      ],
+    };
+  } finally {
+    await browser.close();
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}

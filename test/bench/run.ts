@@ -1,0 +1,176 @@
+/**
+ * `npm run bench`: signing, middleware overhead, sandbox throughput and memory, stores and the
+ * browser, printed as Markdown tables. Loopback only; `--only=signing,overhead,...` picks parts.
+ */
+import { fileURLToPath } from 'node:url';
+import { GatewayClient } from '@pg-checkout/node';
+import { benchBrowser } from './browser.js';
+import { startChild } from './lib/child.js';
+import { machine } from './lib/machine.js';
+import { table } from './lib/pool.js';
+import { benchOverhead } from './overhead.js';
+import { benchSandbox, type SandboxReady } from './sandbox-bench.js';
+import { benchSigning } from './signing.js';
+import { benchStores } from './store-bench.js';
+
+const PARTS = ['signing', 'overhead', 'sandbox', 'store', 'browser'] as const;
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
+const unknown = only?.filter((p) => !(PARTS as readonly string[]).includes(p));
+if (unknown?.length) {
+  console.error(`unknown part(s) ${unknown.join(', ')}; choose from ${PARTS.join(', ')}`);
+  process.exit(2);
+}
+const want = (part: (typeof PARTS)[number]) => !only || only.includes(part);
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const started = Date.now();
+const goals: string[] = [];
+const goal = (what: string, ok: boolean) => goals.push(`${ok ? 'met   ' : 'MISSED'}  ${what}`);
+
+console.log(`# pg-checkout bench\n\n${machine()}\n`);
+
+if (want('signing')) {
+  const s = benchSigning();
+  console.log('## Signing (1 KB body)\n');
+  table(
+    ['', 'µs per signature'],
+    [
+      ['signRequest (@pg-checkout/node)', fmt(s.ours, 2)],
+      ['bare createHmac sha256 (floor)', fmt(s.floor, 2)],
+      ['ratio', fmt(s.ours / s.floor, 2)],
+    ],
+  );
+  goal(`signing ratio ${fmt(s.ours / s.floor, 2)} <= 1.5`, s.ours / s.floor <= 1.5);
+}
+
+const needSandbox = want('overhead') || want('sandbox') || want('store');
+const sandbox = needSandbox
+  ? await startChild<SandboxReady>(
+      fileURLToPath(new URL('./lib/sandbox-child.ts', import.meta.url)),
+    )
+  : undefined;
+try {
+  if (sandbox && want('overhead')) {
+    const levels = await benchOverhead(sandbox);
+    console.log(
+      '## Middleware overhead (card payment 4111…1111 through the sandbox; medians of alternating rounds)\n',
+    );
+    const rows = levels.flatMap((l) => [
+      [
+        l.connections,
+        'bare node:http + GatewayClient (floor)',
+        fmt(l.bare.rps),
+        fmt(l.bare.p50, 2),
+        fmt(l.bare.p99, 2),
+        l.bare.bad,
+        '',
+      ],
+      [
+        l.connections,
+        'createCheckout (express)',
+        fmt(l.express.rps),
+        fmt(l.express.p50, 2),
+        fmt(l.express.p99, 2),
+        l.express.bad,
+        `${fmt(l.ratio, 2)} / +${fmt(l.addedP50, 2)} ms`,
+      ],
+    ]);
+    table(
+      ['connections', 'route', 'req/s', 'p50 ms', 'p99 ms', 'non-200', 'ratio / added p50'],
+      rows,
+    );
+    const single = levels.find((l) => l.connections === 1)!;
+    const loaded = levels[levels.length - 1]!;
+    goal(
+      `middleware throughput ratio ${fmt(loaded.ratio, 2)} >= 0.85 (${loaded.connections} connections)`,
+      loaded.ratio >= 0.85,
+    );
+    goal(
+      `middleware added p50 ${fmt(single.addedP50, 2)} ms < 1 ms (1 connection)`,
+      single.addedP50 < 1,
+    );
+  }
+
+  if (sandbox && want('sandbox')) {
+    const r = await benchSandbox(sandbox);
+    console.log('## Sandbox (autocannon, 20 connections, signed requests)\n');
+    table(
+      ['operation', 'done', 'seconds', 'per second', 'failed'],
+      r.phases.map((p) => [p.phase, fmt(p.done), fmt(p.seconds, 1), fmt(p.perSecond), p.failed]),
+    );
+    table(
+      ['sandbox memory after GC', 'heap MB', 'RSS MB'],
+      [
+        ['at start', r.before.heapUsedMb, r.before.rssMb],
+        [`after ${fmt(r.payments)} payments`, r.after.heapUsedMb, r.after.rssMb],
+      ],
+    );
+  }
+
+  if (sandbox && want('store')) {
+    // A real v2 method step from the sandbox, so stored records have their real size.
+    const client = new GatewayClient({
+      token: sandbox.ready.token,
+      secret: sandbox.ready.secret,
+      baseUrl: sandbox.ready.url,
+    });
+    const outcome = await client.payments.create({
+      creditCard: {
+        number: '4260890000160011',
+        cardHolder: 'Bench Tester',
+        expiryMonth: 12,
+        expiryYear: new Date().getUTCFullYear() + 3,
+        cvv: '123',
+        type: 'visa',
+      },
+      transaction: { reference: `store-${Date.now()}`, currency: 'ZAR', amount: 10_000 },
+      supports3dsV2: true,
+      callbackUrl: 'https://shop.example/checkout/3ds/s/callback',
+      clientIp: '203.0.113.7',
+      screenWidth: '1280',
+      screenHeight: '800',
+    });
+    if (outcome.kind !== '3ds-v2-method')
+      throw new Error(`expected a v2 method step, got ${outcome.kind}`);
+    const rows = await benchStores(outcome.threeDSecureV2.tdsMethodContent ?? '');
+    console.log('## Stores: 10,000 open 3-D Secure sessions (concurrency 50)\n');
+    table(
+      [
+        'store',
+        'sessions opened/s',
+        'ops/s opening (8 per session)',
+        'ops/s callback (3 per session)',
+        'MB per 10,000 sessions',
+      ],
+      rows.map((r) => [
+        r.store,
+        fmt(r.sessionsPerSecond),
+        fmt(r.openOpsPerSecond),
+        fmt(r.callbackOpsPerSecond),
+        fmt(r.mbPer10k, 1),
+      ]),
+    );
+  }
+} finally {
+  await sandbox?.close();
+}
+
+if (want('browser')) {
+  const b = await benchBrowser();
+  console.log(`## Browser (headless Chromium, median of ${b.loads} loads)\n`);
+  table(
+    ['page', 'script tag start -> interactive (ms)', 'submit click -> approved shown (ms)'],
+    b.rows.map((r) => [
+      r.name,
+      fmt(r.interactive, 1),
+      r.submitted === undefined ? '-' : fmt(r.submitted, 1),
+    ]),
+  );
+}
+
+console.log(
+  `## Goals\n\n${goals.join('\n') || '(none measured)'}\n\nbench took ${fmt((Date.now() - started) / 1000, 0)} s`,
+);
