@@ -81,3 +81,13 @@ describe('custom fetch', () => {
     assert.deepEqual(seen, [`GET ${gateway.url}/pg/api/v2/util/validate`]);
   });
 });
+
+describe('path parameters', () => {
+  it('are URL-encoded, so a reference cannot change the path', async () => {
+    const client = new GatewayClient({ token: TOKEN, secret: SECRET, baseUrl: gateway.url });
+    const path = '/pg/api/v2/payment/lookup/merchantReference/a%2F..%2Fb%3Fc';
+    gateway.on('GET', path, { json: samples.lookup });
+    await client.lookups.byMerchantReference('a/../b?c');
+    assert.equal(gateway.requests.at(-1)!.path, path);
+  });
+});
