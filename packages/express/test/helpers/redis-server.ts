@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 
@@ -48,7 +49,9 @@ async function waitForPing(port: number): Promise<void> {
 }
 
 export async function startRedis(): Promise<TestRedis> {
-  const binary = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+  const binary =
+    process.env.REDIS_SERVER ??
+    (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server');
   const port = await freePort();
   const child: ChildProcess = spawn(
     binary,
@@ -58,7 +61,13 @@ export async function startRedis(): Promise<TestRedis> {
     },
   );
   const clients: Redis[] = [];
-  await waitForPing(port);
+  const failed = new Promise<never>((_, reject) =>
+    child.once('error', (error) =>
+      reject(new Error(`cannot start ${binary}: ${error.message} (set REDIS_SERVER)`)),
+    ),
+  );
+  await Promise.race([waitForPing(port), failed]);
+  failed.catch(() => undefined);
   return {
     port,
     client() {
