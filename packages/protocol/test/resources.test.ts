@@ -9,6 +9,8 @@ import {
   CreateTransferRequestSchema,
   CreateTransferResponseSchema,
   EditSubscriptionRequestSchema,
+  FailureResponseSchema,
+  GatewayResponseSchema,
   ListMerchantsResponseSchema,
   ListPaymentsRequestLenientSchema,
   ListPaymentsRequestSchema,
@@ -48,6 +50,24 @@ const details = {
   feesPercentage: 2.5,
   pending: true,
 };
+
+describe('envelope', () => {
+  it('requires a boolean success and lets new fields through', () => {
+    const r = passes(GatewayResponseSchema, { success: true, brandNew: 1 });
+    assert.equal((r as Record<string, unknown>).brandNew, 1);
+    failsAt(GatewayResponseSchema, { success: 'true' }, 'success', /boolean/);
+    failsAt(GatewayResponseSchema, { success: true, code: 1.5 }, 'code', /int/);
+  });
+  it('a failure carries a message', () => {
+    passes(FailureResponseSchema, {
+      success: false,
+      message: 'Declined',
+      code: -1,
+      originalErrorCode: 'fin005',
+    });
+    failsAt(FailureResponseSchema, { success: false, code: -1 }, 'message', /required|string/);
+  });
+});
 
 describe('validate', () => {
   it('parses {success, merchant}', () => {
