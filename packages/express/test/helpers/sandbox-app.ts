@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import { GatewayClient } from '@pg-checkout/node';
-import { createSandbox } from '@pg-checkout/sandbox';
+import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckout, type CheckoutOptions } from '../../src/index.js';
 
 export const PAGE_ORIGIN = 'https://shop.test';
@@ -33,8 +33,10 @@ export type Answer = any;
 export async function startSandboxApp(
   overrides: Partial<CheckoutOptions> = {},
   clientTimeoutMs = 5_000,
+  shared?: Sandbox,
 ): Promise<SandboxApp> {
-  const sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+  // A shared sandbox belongs to the caller, who closes it.
+  const sandbox = shared ?? (await createSandbox({ port: 0, host: '127.0.0.1' }));
   const client = new GatewayClient({
     token: sandbox.token,
     secret: sandbox.secret,
@@ -75,7 +77,7 @@ export async function startSandboxApp(
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      await sandbox.close();
+      if (!shared) await sandbox.close();
     },
     post: async (path, body, headers = {}) =>
       json(
@@ -135,11 +137,11 @@ export async function runMethodStep(methodUrl: string): Promise<string> {
   return html;
 }
 
-/** The shopper at the bank's challenge page, then the bank posting the result to our callback or TermUrl. */
-export async function completeChallenge(
+/** The shopper at the bank's challenge page: what the bank would post back, and where. */
+export async function bankAnswer(
   threeDS: Answer,
   otp: string,
-): Promise<{ status: number; html: string; csp: string | null; url: string }> {
+): Promise<{ action: string; fields: Record<string, string> }> {
   let hop: { action: string; fields: Record<string, string> };
   if (threeDS.version === 1) {
     await (
@@ -176,6 +178,15 @@ export async function completeChallenge(
       )
     ).json()) as typeof hop;
   }
+  return hop;
+}
+
+/** The shopper at the bank's challenge page, then the bank posting the result to our callback or TermUrl. */
+export async function completeChallenge(
+  threeDS: Answer,
+  otp: string,
+): Promise<{ status: number; html: string; csp: string | null; url: string }> {
+  const hop = await bankAnswer(threeDS, otp);
   const response = await postForm(hop.action, hop.fields);
   return {
     status: response.status,
