@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { GatewayError, verifyPaymentNotification } from '@pg-checkout/node';
+import { GatewayError, verifyPaymentNotification, verifyPayoutWebhook } from '@pg-checkout/node';
 import { hiddenFields, postForm } from './helpers/forms.js';
 import { startReceiver, waitFor } from './helpers/receiver.js';
 import { ref, startHarness, YEAR, type Harness } from './helpers/sandbox.js';
@@ -329,5 +329,24 @@ describe('hosted payment pages, EFT and the notify webhook', () => {
     await h.advance(DAY);
     const refunded = await waitFor(() => hook.received.find((r) => r.json.status === 'REFUNDED'));
     assert.equal(refunded.json.amount, -1_007);
+  });
+  it('payout webhook from the inspection API: MD5(payoutId + secret), settled transactions, settlement in lookups', async () => {
+    const out = await foreign();
+    await payWithCard(out.redirectUrl, '4111111111111111');
+    await waitFor(() => hook.received[0]);
+    hook.received.length = 0;
+    const trigger = await h.inspect('/_sandbox/payouts', { url: hook.url });
+    assert.equal(trigger.success, true);
+    const got = await waitFor(() =>
+      hook.received.find((r) => r.json.payoutId === trigger.payoutId),
+    );
+    const payout = verifyPayoutWebhook(got.body, h.sandbox.secret) as any;
+    assert.equal(payout.hash, md5(String(trigger.payoutId) + h.sandbox.secret));
+    assert.ok(payout.transactions.some((t: any) => t.paymentReference === out.reference));
+    assert.equal(payout.netTotal, payout.totalAmount - payout.totalFees);
+    const record = await h.client.lookups.payment(out.reference);
+    assert.equal(record.settlementId, trigger.payoutId);
+    const bad = await h.inspect('/_sandbox/payouts', { url: 'not a url' });
+    assert.equal(bad.status, 400);
   });
 });

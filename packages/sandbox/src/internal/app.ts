@@ -9,6 +9,7 @@ import { payRoutes } from './pages/pay.js';
 import { hostedRoutes } from './routes/hosted.js';
 import { inspectionRoutes } from './routes/inspection.js';
 import { lookupRoutes } from './routes/lookups.js';
+import { executeRefundRoutes } from './routes/execute-refund.js';
 import { paymentRoutes } from './routes/payments.js';
 import { transferRoutes } from './routes/transfers.js';
 import { vaultRoutes } from './routes/vault.js';
@@ -42,6 +43,7 @@ export function buildApp(ctx: Ctx, faults: FaultInjector): express.Express {
   app.get('/pg/api/v2/util/validate', validate);
   app.post('/pg/api/v2/util/validate', validate);
   app.use(paymentRoutes(ctx));
+  app.use(executeRefundRoutes(ctx));
   app.use(hostedRoutes(ctx));
   app.use(lookupRoutes(ctx));
   app.use(vaultRoutes(ctx));
