@@ -104,6 +104,19 @@ describe('hosted payment pages, EFT and the notify webhook', () => {
     );
     assert.equal((await h.client.foreign.refund(out.reference)).kind, 'refunded');
     assert.equal((await h.client.lookups.payment(out.reference)).status, 'REFUNDED');
+    const partial = await foreign({ authorize: true });
+    await payWithCard(partial.redirectUrl, '5555555555554444');
+    assert.equal(
+      (await h.client.foreign.execute(partial.reference, { currency: 'USD', amount: 6_000 })).kind,
+      'executed',
+    );
+    assert.equal((await h.inspect(`/_sandbox/transactions/${partial.reference}`)).settled, 6_000);
+    const reversed = await foreign({ authorize: true });
+    await payWithCard(reversed.redirectUrl, '5555555555554444');
+    assert.equal(
+      (await h.client.foreign.execute(reversed.reference, { currency: 'USD', amount: 0 })).kind,
+      'reversed',
+    );
   });
 
   it('v3 edit, add transfer and cancel transfer before the transaction date; refused on the day', async () => {
