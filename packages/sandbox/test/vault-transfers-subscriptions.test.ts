@@ -69,9 +69,10 @@ describe('card vault, recurring payments, subscriptions and transfers', () => {
       recurring: true,
     } as never);
     assert.equal(first.kind, 'approved');
+    // No browser fields: a subsequent recurring payment is merchant-initiated.
     const later = await h.client.payments.create({
-      ...createBody('4550270020557018'),
       creditCard: { token },
+      transaction: { reference: ref('later'), currency: 'ZAR', amount: 100 },
       recurring: true,
     } as never);
     assert.equal(later.kind, 'approved');

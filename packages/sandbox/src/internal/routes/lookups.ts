@@ -90,13 +90,11 @@ export function lookupRoutes(ctx: Ctx): Router {
     const status = r.str('status', { max: 20 })?.toUpperCase();
     const paymentMethod = r.str('paymentMethod', { max: 20 })?.toUpperCase();
 
-    // Reference filters use the indexes; the rest is a scan over what remains.
+    // A paymentReference filter uses the index; the list is not a hot path, the rest is one scan.
     let pool: Iterable<Txn>;
     if (paymentReference !== undefined)
       pool = [ctx.store.get(paymentReference)].filter((t): t is Txn => !!t);
-    else if (merchantReference !== undefined) {
-      pool = [...ctx.store.txns.values()].filter((t) => t.merchantReference === merchantReference);
-    } else pool = ctx.store.txns.values();
+    else pool = ctx.store.txns.values();
     const out: Txn[] = [];
     for (const t of pool) {
       if (merchantReference !== undefined && t.merchantReference !== merchantReference) continue;

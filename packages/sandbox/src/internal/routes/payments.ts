@@ -117,7 +117,9 @@ export function paymentRoutes(ctx: Ctx): Router {
     } else if (input.via === 'raw' && input.cvv === undefined) {
       throw badRequest('creditCard.cvv is required');
     }
+    // Merchant-initiated subsequent recurring payments have no browser to describe.
     if (
+      !subsequent &&
       card.type === 'visa' &&
       (!clientIp || screenWidth === undefined || screenHeight === undefined)
     ) {
