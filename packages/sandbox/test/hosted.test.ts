@@ -362,4 +362,27 @@ describe('hosted payment pages, EFT and the notify webhook', () => {
     const bad = await h.inspect('/_sandbox/payouts', { url: 'not a url' });
     assert.equal(bad.status, 400);
   });
+  it('allowMultiCurrencyPurchase lets the shopper pick the currency shown and paid in', async () => {
+    const out = await foreign({ allowMultiCurrencyPurchase: true });
+    const html = await (await fetch(out.redirectUrl)).text();
+    assert.match(html, /<select id="payCurrency" name="payCurrency">/);
+    assert.match(html, /92\.00 EUR/);
+    await postForm(out.redirectUrl, {
+      payCurrency: 'EUR',
+      number: '4111111111111111',
+      cardHolder: 'A',
+      expiryMonth: '12',
+      expiryYear: String(YEAR),
+      cvv: '123',
+      action: 'pay',
+    });
+    const record = await h.inspect(`/_sandbox/transactions/${out.reference}`);
+    assert.equal(record.status, 'SETTLED');
+    assert.equal(record.displayCurrency, 'EUR');
+    const shown = await foreign({
+      transaction: { reference: ref('dc'), currency: 'USD', amount: 9_200, displayCurrency: 'EUR' },
+    });
+    // The amount is in the display currency; divided by the rate (0.92 EUR per USD) it is the charged amount.
+    assert.equal((await h.client.lookups.payment(shown.reference)).amount, 10_000);
+  });
 });

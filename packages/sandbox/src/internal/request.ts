@@ -102,8 +102,9 @@ export const RATES: Readonly<Record<string, number>> = {
   NGN: 1550,
 };
 
+/** Units of `to` per unit of `from`. */
 export function exchangeRate(from: string, to: string): number | undefined {
   const a = RATES[from];
   const b = RATES[to];
-  return a === undefined || b === undefined ? undefined : a / b;
+  return a === undefined || b === undefined ? undefined : b / a;
 }

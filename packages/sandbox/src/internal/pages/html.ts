@@ -5,7 +5,7 @@ const STYLE =
   'main{max-width:28rem;margin:0 auto}h1{font-size:1.25rem;margin:0 0 .75rem}' +
   'label{display:block;font-weight:600;margin:.75rem 0 .25rem}' +
   'input,select{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;border:1px solid #767676;border-radius:4px}' +
-  '.row{display:flex;gap:.75rem}.row>div{flex:1}fieldset{border:0;padding:0;margin:.75rem 0}' +
+  '.row{display:flex;gap:.75rem}.row>div{flex:1;display:flex;flex-direction:column;justify-content:flex-end}fieldset{border:0;padding:0;margin:.75rem 0}' +
   'fieldset label{font-weight:400;display:flex;gap:.5rem;align-items:center}fieldset input{width:auto}' +
   'button{font:inherit;padding:.6rem 1rem;margin:1rem .5rem 0 0;border-radius:4px;border:1px solid #1a4fd0;background:#1a4fd0;color:#fff;cursor:pointer}' +
   'button.secondary{background:#fff;color:#1a4fd0}.error{color:#b00020}.muted{color:#555;font-size:.875rem}' +

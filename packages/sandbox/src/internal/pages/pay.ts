@@ -4,6 +4,7 @@ import { notify, type Ctx } from '../context.js';
 import { ApiError } from '../errors.js';
 import { escapeHtml } from '../format.js';
 import { approve, fail } from '../money.js';
+import { exchangeRate, RATES } from '../request.js';
 import { transition } from '../state-machine.js';
 import { ACS_V1_PATH, paReqFor, startThreeDS, verifyResult } from '../three-ds.js';
 import type { Txn } from '../types.js';
@@ -22,14 +23,12 @@ export const EFT_BANKS = {
 const money = (txn: Txn): string => `${(txn.amount / 100).toFixed(2)} ${txn.currency}`;
 
 function cardForm(txn: Txn, action: string, error?: string): string {
-  const multi = txn.hosted?.allowMultiCurrencyPurchase
-    ? `<p class="muted">You may pay in another currency; the sandbox charges ${escapeHtml(txn.currency)}.</p>`
-    : '';
+  const multi = txn.hosted?.allowMultiCurrencyPurchase ? currencyChoice(txn) : '';
   return (
     `<h1>Pay ${escapeHtml(money(txn))}</h1><p class="muted">Sandbox payment page for ${escapeHtml(txn.merchantReference)}. ` +
-    `Use a test card from the sandbox README.</p>${multi}` +
+    `Use a test card from the sandbox README.</p>` +
     (error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : '') +
-    `<form method="POST" action="${escapeHtml(action)}">` +
+    `<form method="POST" action="${escapeHtml(action)}">${multi}` +
     `<label for="number">Card number</label><input id="number" name="number" autocomplete="cc-number" inputmode="numeric" required>` +
     `<label for="cardHolder">Name on card</label><input id="cardHolder" name="cardHolder" autocomplete="cc-name" required>` +
     `<div class="row"><div><label for="expiryMonth">Expiry month</label><input id="expiryMonth" name="expiryMonth" autocomplete="cc-exp-month" inputmode="numeric" required></div>` +
@@ -38,6 +37,18 @@ function cardForm(txn: Txn, action: string, error?: string): string {
     `<button type="submit" name="action" value="pay">Pay</button>` +
     `<button type="submit" name="action" value="cancel" class="secondary" formnovalidate>Cancel</button></form>`
   );
+}
+
+/** allowMultiCurrencyPurchase: the shopper may pay in another currency at the sandbox's fixed rates. */
+function currencyChoice(txn: Txn): string {
+  const options = Object.keys(RATES)
+    .map((code) => {
+      const rate = exchangeRate(txn.currency, code) ?? 1;
+      const shown = `${((txn.amount * rate) / 100).toFixed(2)} ${code}`;
+      return `<option value="${code}"${code === txn.currency ? ' selected' : ''}>${escapeHtml(shown)}</option>`;
+    })
+    .join('');
+  return `<label for="payCurrency">Pay in</label><select id="payCurrency" name="payCurrency">${options}</select>`;
 }
 
 function eftForm(txn: Txn, action: string): string {
@@ -149,6 +160,9 @@ export function payRoutes(ctx: Ctx): Router {
       return;
     }
     txn.card = parsed.card;
+    const payCurrency = field(req, 'payCurrency');
+    if (txn.hosted!.allowMultiCurrencyPurchase && payCurrency in RATES)
+      txn.displayCurrency = payCurrency;
     if (parsed.decline) return decline(res, txn, parsed.decline);
     const b = parsed.card.behaviour;
     if (b === 'decline') return decline(res, txn, DECLINES.doNotHonour);

@@ -46,7 +46,7 @@ function createHosted(
   const tx = readTransaction(r.reqObj('transaction'));
   let amount = tx.amount;
   if (tx.displayCurrency && tx.displayCurrency !== tx.currency) {
-    const rate = exchangeRate(tx.displayCurrency, tx.currency);
+    const rate = exchangeRate(tx.currency, tx.displayCurrency);
     if (rate === undefined)
       throw badRequest(
         `transaction.displayCurrency ${tx.displayCurrency} has no sandbox exchange rate`,
