@@ -30,6 +30,22 @@ describe('card vault, recurring payments, subscriptions and transfers', () => {
         .token,
       token,
     );
+    const expired = await h.raw(
+      'POST',
+      '/pg/api/v2/payment/create',
+      JSON.stringify(
+        createBody('5555555555554444', {
+          creditCard: card('5555555555554444', { expiryYear: 2020 }),
+        }),
+      ),
+    );
+    assert.equal(expired.json.originalErrorCode, 'fin054');
+    // An old expiry used once must not expire the stored card.
+    const again = await h.client.payments.create({
+      ...createBody('5555555555554444'),
+      creditCard: { token },
+    } as never);
+    assert.equal(again.kind, 'approved');
     await h.client.cards.unregister(token);
     await assert.rejects(
       h.client.cards.lookup({ token } as never),

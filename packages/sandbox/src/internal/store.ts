@@ -106,7 +106,7 @@ export class Store {
     return this.cards.get(this.panKey(pan));
   }
 
-  /** The shared record for this number, updated with the latest holder and expiry it was used with. */
+  /** The shared record for this number, updated when it is used with a later (renewed) expiry. */
   internCard(
     pan: string,
     type: CardType,
@@ -128,7 +128,8 @@ export class Store {
         expiryYear: year,
       };
       this.cards.set(key, card);
-    } else {
+    } else if (year * 12 + month >= card.expiryYear * 12 + card.expiryMonth) {
+      // Only a renewal moves the shared record; an old expiry in one request must not expire stored tokens.
       card.cardHolder = holder;
       card.expiryMonth = month;
       card.expiryYear = year;
