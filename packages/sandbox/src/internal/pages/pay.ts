@@ -83,15 +83,17 @@ export function payRoutes(ctx: Ctx): Router {
       return undefined;
     }
     if (txn.status !== 'NEW' || txn.pending) {
+      // Back or reload after paying lands here: say where the payment stands, never charge again.
+      const state =
+        txn.status === 'THREE_D_SECURE'
+          ? 'waiting for 3-D Secure verification'
+          : txn.pending
+            ? 'waiting for the bank'
+            : `already ${txn.status.toLowerCase()}`;
       res
         .status(409)
         .type('html')
-        .send(
-          page(
-            'Payment complete',
-            `<h1>This payment is already ${escapeHtml(txn.status.toLowerCase())}</h1>`,
-          ),
-        );
+        .send(page('Payment in progress', `<h1>This payment is ${escapeHtml(state)}</h1>`));
       return undefined;
     }
     return txn;
