@@ -286,5 +286,10 @@ describe('card payments (v2)', () => {
     );
     const again = await h.raw('POST', '/pg/api/v2/payment/create', JSON.stringify(ok));
     assert.equal(again.status, 409);
+    const attempts = await h.inspect(`/_sandbox/transactions?merchantReference=${merchantRef}`);
+    assert.deepEqual(
+      attempts.transactions.map((t: { status: string }) => t.status),
+      ['AUTHORIZED', 'FAILED'],
+    );
   });
 });

@@ -36,7 +36,8 @@ export function paymentNotification(
   amount = txn.amount,
 ): Record<string, unknown> {
   return {
-    success: status !== 'FAILED',
+    // A pending (NEW) payment has not succeeded yet; its completion is a separate notification.
+    success: status === 'SETTLED' || status === 'AUTHORIZED' || status === 'REFUNDED',
     amount,
     currency: txn.currency,
     paymentReference: txn.reference,

@@ -76,7 +76,13 @@ export function inspectionRoutes(ctx: Ctx, faults: FaultInjector): Router {
 
   router.get('/_sandbox/transactions', (req, res) => {
     const limit = Math.min(Math.max(Number(req.query.limit) || 100, 1), 500);
-    const list = ctx.store.recent
+    const merchantReference =
+      typeof req.query.merchantReference === 'string' ? req.query.merchantReference : undefined;
+    // With a merchant reference every record is searched (attempts, refunds); otherwise the latest only.
+    const pool = merchantReference
+      ? [...ctx.store.txns.values()].filter((t) => t.merchantReference === merchantReference)
+      : ctx.store.recent;
+    const list = pool
       .slice(-limit)
       .reverse()
       .map((t) => inspect(ctx, t));
