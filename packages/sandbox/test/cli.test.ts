@@ -21,7 +21,7 @@ async function withCli(
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   try {
     const deadline = Date.now() + 20_000;
-    while (!out.includes('Ctrl-C') && Date.now() < deadline && child.exitCode === null)
+    while (!out.includes('Ctrl-C stops') && Date.now() < deadline && child.exitCode === null)
       await new Promise((r) => setTimeout(r, 50));
     await check(out);
   } finally {
@@ -40,10 +40,12 @@ describe('pg-sandbox CLI', () => {
         assert.ok(url, out);
         assert.match(out, /token:\s+cli-token/);
         assert.match(out, /secret:\s+cli-secret/);
-        assert.match(out, /4111111111111111/);
+        assert.doesNotMatch(out, /\d{12,}/, 'no card numbers in the log, not even test cards');
         assert.match(out, /README/);
         const res = await fetch(`${url}/`);
         assert.equal(res.status, 200);
+        const cards = await (await fetch(`${url}/_sandbox/test-cards`)).text();
+        assert.match(cards, /4000000000003220/);
       },
     );
     assert.equal(code, 0);

@@ -4,7 +4,7 @@ import { logError } from './logger.js';
 import { ApiError } from './errors.js';
 import type { FaultInjector } from './faults.js';
 import { acsRoutes } from './pages/acs.js';
-import { dashboardPage } from './pages/dashboard.js';
+import { dashboardPage, testCardsPage } from './pages/dashboard.js';
 import { payRoutes } from './pages/pay.js';
 import { hostedRoutes } from './routes/hosted.js';
 import { inspectionRoutes } from './routes/inspection.js';
@@ -51,6 +51,9 @@ export function buildApp(ctx: Ctx, faults: FaultInjector): express.Express {
   app.use(acsRoutes(ctx));
   app.use(payRoutes(ctx));
   app.use(inspectionRoutes(ctx, faults));
+  app.get('/_sandbox/test-cards', (_req, res) => {
+    res.type('html').send(testCardsPage());
+  });
   app.get('/', (_req, res) => {
     res.type('html').send(dashboardPage(ctx.token));
   });

@@ -1,3 +1,5 @@
+import { escapeHtml } from '../format.js';
+import { TEST_CARDS } from '../test-cards.js';
 import { page } from './html.js';
 
 /** The sandbox's root page: recent transactions, their 3-D Secure timeline and webhook attempts, polled. */
@@ -29,4 +31,18 @@ load();setInterval(load,2000);
       `<table><thead><tr><th>Reference</th><th>Merchant ref.</th><th>Kind</th><th>Status</th><th>Amount</th><th>Card</th>` +
       `<th>3-D Secure</th><th>Webhooks</th><th>Created</th></tr></thead><tbody id="rows"></tbody></table>${script}`,
   ).replace('main{max-width:28rem', 'main{max-width:80rem');
+}
+
+/** The test-card table of DESIGN.md as a page, which the CLI banner points to. */
+export function testCardsPage(): string {
+  const rows = TEST_CARDS.map(
+    (c) =>
+      `<tr><td><code>${c.number}</code></td><td>${c.type}</td><td>${escapeHtml(c.description)}</td></tr>`,
+  ).join('');
+  return page(
+    'pg-sandbox test cards',
+    `<h1>Test cards</h1><p>Any future expiry, any cvv of the right length (4 digits for amex), any holder name. ` +
+      `3-D Secure pages take 1234 or test123. Any other Luhn-valid number is approved by its prefix.</p>` +
+      `<table><thead><tr><th>Number</th><th>Brand</th><th>Behaviour on v2 create</th></tr></thead><tbody>${rows}</tbody></table>`,
+  ).replace('main{max-width:28rem', 'main{max-width:60rem');
 }
