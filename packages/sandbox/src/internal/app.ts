@@ -30,6 +30,12 @@ export function buildApp(ctx: Ctx, faults: FaultInjector): express.Express {
     next();
   });
 
+  // Pages and answers are per payment and per moment: Back must not replay a cached form.
+  app.use((_req, res, next) => {
+    res.set({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    next();
+  });
+
   app.use('/pg/api', faults.middleware());
   app.use('/pg/api', express.raw({ type: () => true, limit: '1mb' }));
   app.use('/pg/api', authenticate(ctx));
