@@ -90,6 +90,7 @@ describe('card payments (v2)', () => {
       [JSON.stringify(longRef), /reference/],
       [leadingZero, /JSON/],
       ['[]', /object/],
+      ['', /empty body/],
     ] as const) {
       const res = await h.raw('POST', '/pg/api/v2/payment/create', body);
       assert.equal(res.status, 400, body);

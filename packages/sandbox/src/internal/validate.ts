@@ -3,7 +3,13 @@ import { badRequest } from './errors.js';
 type Json = Record<string, unknown>;
 
 const typeName = (v: unknown): string =>
-  Array.isArray(v) ? 'an array' : v === null ? 'null' : `a ${typeof v}`;
+  v === undefined
+    ? 'an empty body'
+    : Array.isArray(v)
+      ? 'an array'
+      : v === null
+        ? 'null'
+        : `a ${typeof v}`;
 
 /**
  * Reads a JSON object leniently, the way a real server does: unknown keys are ignored and `null`
