@@ -235,6 +235,17 @@ describe('hosted payment pages, EFT and the notify webhook', () => {
     assert.equal(done.location, 'http://shop.test/success');
   });
 
+  it('threeDSecure: false on redirect create forces 3-D Secure off', async () => {
+    const out = await h.client.redirects.create({
+      transaction: { reference: ref('no3ds'), currency: 'ZAR', amount: 700 },
+      consumer: { name: 'Ann', surname: 'Lee', email: 'ann@example.test' },
+      urls: urls(),
+      threeDSecure: false,
+    } as never);
+    const paid = await payWithCard(out.redirectUrl, '4000000000003097');
+    assert.equal(paid.location, 'http://shop.test/success');
+  });
+
   it('a declined card goes to the error URL; failed notifications follow the setting', async () => {
     await h.inspect('/_sandbox/settings', { notifyFailed: true });
     try {

@@ -170,6 +170,12 @@ export function payRoutes(ctx: Ctx): Router {
     if (b === 'decline') return decline(res, txn, DECLINES.doNotHonour);
     if (b === 'insufficient-funds') return decline(res, txn, DECLINES.insufficientFunds);
     if (b === 'approve' && txn.hosted!.threeDSecure !== true) return succeed(res, txn);
+    // threeDSecure: false forces 3-D Secure off; authorization still decides.
+    if (txn.hosted!.threeDSecure === false) {
+      return b === 'v2-challenge-then-decline'
+        ? decline(res, txn, DECLINES.doNotHonour)
+        : succeed(res, txn);
+    }
     // The hosted page runs the card's 3-D Secure itself, through the v1-style access control page.
     transition(txn, 'THREE_D_SECURE', ctx.clock.now());
     const state = startThreeDS(ctx, txn, 1, 'challenge');
