@@ -1,6 +1,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { completeChallenge, startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
+import {
+  completeChallenge,
+  runMethodStep,
+  startSandboxApp,
+  type SandboxApp,
+} from './helpers/sandbox-app.js';
 
 let app: SandboxApp;
 // A short client timeout against a sandbox that holds answers longer: a real "outcome unknown".
@@ -119,4 +124,50 @@ describe('gateway faults on 3-D Secure confirm, through the sandbox', () => {
       assert.equal(record.status, 'SETTLED');
     });
   }
+});
+
+describe('gateway faults on Step 2 confirm, through the sandbox', () => {
+  const v2 = { ...visa, card: { ...visa.card, number: '4000000000003063' } };
+
+  it('5xx (not processed): the component retries Step 2 and the flow goes on', async () => {
+    const created = await app.post('/payments', v2);
+    await runMethodStep(created.body.threeDS.methodUrl);
+    await app.sandbox('/_sandbox/faults', {
+      rate: 1,
+      kinds: ['5xx'],
+      paths: ['/pg/api/v2/payment/3dsv2'],
+    });
+    let first;
+    try {
+      first = await app.post(created.body.threeDS.confirmUrl, {});
+    } finally {
+      await app.sandbox('/_sandbox/faults', { rate: 0 });
+    }
+    assert.equal(first.status, 504);
+    const retry = await app.post(created.body.threeDS.confirmUrl, {});
+    assert.equal(retry.body.threeDS.step, 'challenge');
+  });
+
+  it('timeout (processed, answer lost): the retry says "not charged, try again", never a false decline', async () => {
+    const created = await app.post('/payments', v2);
+    await runMethodStep(created.body.threeDS.methodUrl);
+    await app.sandbox('/_sandbox/faults', {
+      rate: 1,
+      kinds: ['timeout'],
+      paths: ['/pg/api/v2/payment/3dsv2'],
+      holdMs: 1_500,
+    });
+    let first;
+    try {
+      first = await app.post(created.body.threeDS.confirmUrl, {});
+    } finally {
+      await app.sandbox('/_sandbox/faults', { rate: 0 });
+    }
+    assert.equal(first.status, 504);
+    const retry = await app.post(created.body.threeDS.confirmUrl, {});
+    assert.equal(retry.status, 504);
+    assert.equal(retry.body.status, 'failed');
+    assert.match(retry.body.message, /not been charged/);
+    assert.notEqual((await app.record(created.body.reference)).status, 'SETTLED');
+  });
 });

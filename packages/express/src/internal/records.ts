@@ -20,6 +20,8 @@ export interface PaymentRecord {
     txId?: string;
     sessionData?: string;
     tdsMethodContent?: string;
+    /** An earlier Step 2 confirm got no answer: the gateway may have moved on to a challenge we never saw. */
+    step2Unknown?: boolean;
   };
   shopperId?: string;
   /** The bank's cres/PaRes whose confirm got no answer while the gateway still waits for it; re-sent later. */

@@ -189,6 +189,15 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
   });
 }
 
+const STEP2_LOST_STATE = (reference: string): PaymentState => ({
+  success: false,
+  status: 'failed',
+  reference,
+  message:
+    'We could not finish verifying your card with your bank. You have not been charged; please try again.',
+  code: 'gateway_timeout',
+});
+
 async function confirmStep2(ctx: Context, req: Request): Promise<PaymentState> {
   const reference = String(req.params.reference);
   const record = await loadPayment(ctx, reference);
@@ -223,6 +232,11 @@ async function confirmStep2(ctx: Context, req: Request): Promise<PaymentState> {
     return next.state;
   } catch (error) {
     const failure = classifyGatewayError(error);
+    if (failure.kind === 'declined' && threeDS.step2Unknown) {
+      // The lost answer moved the gateway past Step 2; its challenge data is gone, and nothing was charged.
+      await settle(ctx, { ...record, state: STEP2_LOST_STATE(reference) });
+      return STEP2_LOST_STATE(reference);
+    }
     if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
       const state = stateFromFailure(failure, reference);
       await settle(ctx, { ...record, state });
@@ -234,6 +248,7 @@ async function confirmStep2(ctx: Context, req: Request): Promise<PaymentState> {
         await settle(ctx, { ...record, state: looked });
         return looked;
       }
+      await savePayment(ctx, { ...record, threeDS: { ...threeDS, step2Unknown: true } });
     }
     // Nothing settled: let the component try Step 2 again.
     await ctx.store.delete(`step2:${reference}`);
