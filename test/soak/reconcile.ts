@@ -70,23 +70,28 @@ export async function reconcile(
     }
     const refs = attempts[order] ?? [];
     attemptCount += refs.length;
-    const found = [];
+    // One create per merchant reference: a reference sent twice could be charged twice.
+    if (new Set(refs).size !== refs.length)
+      violations.push(`${order}: a merchant reference was sent in more than one create`);
+    const found: { reference: string; status: string }[] = [];
     for (const ref of refs) {
-      const txns = await gateway.lookups.list({ merchantReference: ref });
-      if (txns.length > 1)
-        violations.push(`${order}: merchant reference ${ref} has ${txns.length} transactions`);
-      found.push(...txns);
+      const result = await gateway.reconcile(ref);
+      if (result.found) found.push(result.record);
     }
     transactionCount += found.length;
     const charged = found.filter((t) => CHARGED.has(t.status));
-    if (charged.length > 1) violations.push(`${order}: charged ${charged.length} times`);
+    if (charged.length > 1)
+      violations.push(
+        `${order}: charged ${charged.length} times (${charged.map((t) => t.reference).join(', ')}); ` +
+          `first answer ${describe(o.first)} "${o.first.body.message ?? ''}", final ${describe(o.final)}`,
+      );
     const outcome = outcomeOf(o.final);
     outcomes.set(LABEL[outcome]!, (outcomes.get(LABEL[outcome]!) ?? 0) + 1);
     if (outcome !== 'failed' && outcome !== o.card.expect)
       violations.push(`${order}: card expected ${o.card.expect}, ended ${describe(o.final)}`);
     if (o.first.http === 200 && outcomeOf(o.first) !== outcome)
       violations.push(`${order}: first answered ${describe(o.first)}, later ${describe(o.final)}`);
-    if (outcome === 'approved') {
+    if (outcome === 'approved' && charged.length <= 1) {
       if (charged.length !== 1 || charged[0]!.reference !== o.final.body.reference)
         violations.push(
           `${order}: approved as ${o.final.body.reference} but the sandbox charged ${charged.map((t) => t.reference).join(', ') || 'nothing'}`,
