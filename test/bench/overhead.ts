@@ -30,6 +30,8 @@ const BODY = JSON.stringify({
 });
 
 export interface Load {
+  /** CPU ms the app process spent per answered request. */
+  cpuMs: number;
   rps: number;
   p50: number;
   p99: number;
@@ -37,7 +39,13 @@ export interface Load {
 }
 
 /** One duration-bounded autocannon run; latencies kept at full (sub-ms) resolution. */
-async function load(url: string, seconds: number, connections: number): Promise<Load> {
+async function load(
+  app: Child<{ url: string }>,
+  seconds: number,
+  connections: number,
+): Promise<Load> {
+  const url = app.ready.url;
+  const cpuBefore = await app.ask<number>('cpu');
   const latencies: number[] = [];
   const instance = autocannon({
     url: `${url}/payments`,
@@ -53,7 +61,9 @@ async function load(url: string, seconds: number, connections: number): Promise<
     else bad++;
   });
   const result = await instance;
+  const cpuMs = ((await app.ask<number>('cpu')) - cpuBefore) / Math.max(1, latencies.length);
   return {
+    cpuMs,
     rps: latencies.length / result.duration,
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
@@ -74,15 +84,15 @@ export async function benchOverhead(sandbox: Child<SandboxReady>) {
   const bare = await startChild<{ url: string }>(lib('app-child.ts'), { ...env, APP_MODE: 'bare' });
   try {
     // Warm-up: JIT, keep-alive sockets, first-use caches on both sides.
-    await load(bare.ready.url, 2, 10);
-    await load(express.ready.url, 2, 10);
+    await load(bare, 2, 10);
+    await load(express, 2, 10);
     const levels = [];
     for (const connections of LEVELS) {
       const rounds: { bare: Load; express: Load }[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         rounds.push({
-          bare: await load(bare.ready.url, ROUND_SECONDS, connections),
-          express: await load(express.ready.url, ROUND_SECONDS, connections),
+          bare: await load(bare, ROUND_SECONDS, connections),
+          express: await load(express, ROUND_SECONDS, connections),
         });
       }
       // Other work on the machine moves both sides of a round alike: compare within rounds.
@@ -91,12 +101,14 @@ export async function benchOverhead(sandbox: Child<SandboxReady>) {
       levels.push({
         connections,
         bare: {
+          cpuMs: median((r) => r.bare.cpuMs),
           rps: median((r) => r.bare.rps),
           p50: median((r) => r.bare.p50),
           p99: median((r) => r.bare.p99),
           bad: rounds.reduce((n, r) => n + r.bare.bad, 0),
         },
         express: {
+          cpuMs: median((r) => r.express.cpuMs),
           rps: median((r) => r.express.rps),
           p50: median((r) => r.express.p50),
           p99: median((r) => r.express.p99),

@@ -65,6 +65,7 @@ try {
         fmt(l.bare.rps),
         fmt(l.bare.p50, 2),
         fmt(l.bare.p99, 2),
+        fmt(l.bare.cpuMs, 2),
         l.bare.bad,
         '',
       ],
@@ -74,12 +75,22 @@ try {
         fmt(l.express.rps),
         fmt(l.express.p50, 2),
         fmt(l.express.p99, 2),
+        fmt(l.express.cpuMs, 2),
         l.express.bad,
         `${fmt(l.ratio, 2)} / +${fmt(l.addedP50, 2)} ms`,
       ],
     ]);
     table(
-      ['connections', 'route', 'req/s', 'p50 ms', 'p99 ms', 'non-200', 'ratio / added p50'],
+      [
+        'connections',
+        'route',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'app CPU ms/req',
+        'non-200',
+        'ratio / added p50',
+      ],
       rows,
     );
     const single = levels.find((l) => l.connections === 1)!;

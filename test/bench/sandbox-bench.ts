@@ -46,9 +46,11 @@ async function phase(
     amount: count,
     requests: [
       {
-        setupRequest: () => {
+        // Spreading autocannon's own request keeps its host and port (the Host header that is signed).
+        setupRequest: (request) => {
           const r = build(next++);
           return {
+            ...request,
             method: r.method,
             path: r.path,
             headers: {

@@ -98,7 +98,7 @@ export async function reconcile(
         );
     } else if (charged.length > 0) {
       violations.push(
-        `${order}: the shopper was told ${describe(o.final)} but the sandbox charged ${charged[0]!.reference}`,
+        `${order}: the shopper was told ${describe(o.final)} "${o.final.body.message ?? ''}" but the sandbox charged ${charged[0]!.reference}`,
       );
     }
     if (outcome === 'authenticating' && !found.some((t) => t.status === 'THREE_D_SECURE'))

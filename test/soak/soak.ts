@@ -15,7 +15,7 @@ const PAYMENTS = Number(process.env.SOAK_PAYMENTS ?? 10_000);
 const WARMUP = Number(process.env.SOAK_WARMUP ?? 5_000);
 const CONCURRENCY = 50;
 const FAULT_RATE = Number(process.env.SOAK_FAULT_RATE ?? 0.04);
-const CLIENT_TIMEOUT_MS = 1_000;
+const CLIENT_TIMEOUT_MS = Number(process.env.SOAK_CLIENT_TIMEOUT_MS ?? 1_000);
 const FAULT_HOLD_MS = 1_500;
 // Heap growth allowed between the warmed-up and the final state (GC noise, JIT code).
 const HEAP_GROWTH_LIMIT_MB = 8;

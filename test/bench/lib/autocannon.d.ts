@@ -2,6 +2,8 @@
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
   interface Request {
+    host?: string;
+    port?: number;
     method?: string;
     path?: string;
     headers?: Record<string, string>;

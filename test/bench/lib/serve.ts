@@ -24,7 +24,15 @@ export function serveCommands(
   handlers: Record<string, Handler>,
   onClose: () => Promise<void>,
 ): void {
-  const all: Record<string, Handler> = { mem: () => memoryAfterGc(), ...handlers };
+  const all: Record<string, Handler> = {
+    mem: () => memoryAfterGc(),
+    // CPU time this process has used, in ms: the cost per request when divided by requests.
+    cpu: () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    },
+    ...handlers,
+  };
   process.on('message', async (raw) => {
     const { id, cmd, arg } = raw as { id: number; cmd: string; arg?: unknown };
     try {
