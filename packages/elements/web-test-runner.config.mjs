@@ -2,13 +2,15 @@ import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { commonJsPlugin } from './test-support/commonjs-plugin.mjs';
-import { backendPlugin } from './test-support/backend-plugin.mjs';
+import { acsPlugin } from './test-support/acs-plugin.mjs';
+import { backendMiddleware, backendPlugin } from './test-support/backend-plugin.mjs';
 
 const tsconfig = fileURLToPath(new URL('./tsconfig.json', import.meta.url));
 
 export default {
   rootDir: fileURLToPath(new URL('../..', import.meta.url)),
   files: [fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url))],
+  middleware: backendMiddleware,
   nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
   // One page at a time: a background tab throttles timers and frames, which 3-D Secure timing tests need.
   concurrency: 1,
@@ -38,5 +40,6 @@ export default {
     commonJsPlugin(['credit-card-type']),
     esbuildPlugin({ ts: true, tsconfig }),
     backendPlugin(),
+    acsPlugin(),
   ],
 };
