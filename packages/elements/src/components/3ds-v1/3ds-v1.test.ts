@@ -69,8 +69,14 @@ describe('<pg-3ds-v1>', () => {
     const held = await authenticating('4000000000000028');
     const first = el.start(held.reference, held.action);
     await oneEvent(el, 'pg-3ds-start');
+    const firstFrame = el.shadowRoot!.querySelector('iframe');
     const ok = await authenticating('4000000000003097');
+    const secondStarted = oneEvent(el, 'pg-3ds-start');
     const second = el.start(ok.reference, ok.action);
+    await secondStarted;
+    // a fresh frame per attempt: the held bank page is gone, nothing posts into it again
+    expect(el.shadowRoot!.querySelector('iframe')).not.to.equal(firstFrame);
+    expect(firstFrame!.isConnected).to.equal(false);
     const firstResult = await first;
     expect(firstResult.success === false && firstResult.code).to.equal('aborted');
     expect((await second).status).to.equal('approved');

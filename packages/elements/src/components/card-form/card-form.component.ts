@@ -209,10 +209,11 @@ export class PgCardForm extends LitElement {
   private onBlur(field: Field): void {
     if (field === 'expiry' && this.expiry !== '') {
       const parsed = parseExpiry(this.expiry);
-      if (parsed)
-        this.expiry = formatExpiry(
-          `${String(parsed.month).padStart(2, '0')}${parsed.year}`,
-        ).display;
+      // One shape once the shopper moves on, the one the placeholder shows: MM / YY.
+      if (parsed) {
+        const month = String(parsed.month).padStart(2, '0');
+        this.expiry = formatExpiry(`${month}${String(parsed.year).slice(-2)}`).display;
+      }
     }
     if (!this.touched.has(field)) this.touched = new Set([...this.touched, field]);
   }

@@ -1,4 +1,5 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
 import type { CardDetails } from '../../api/types.js';
 import { blur, field, typeInto } from '../../test-helpers/input.js';
 import './card-form.js';
@@ -84,7 +85,7 @@ describe('<pg-card-form>', () => {
     typeInto(expiry, `08 / ${year}`);
     blur(expiry);
     await form.updateComplete;
-    expect(expiry.value).to.equal(`08 / ${year}`);
+    expect(expiry.value).to.equal(`08 / ${String(year).slice(2)}`);
   });
 
   it('shows validation only after interaction, with aria-invalid and aria-describedby', async () => {
@@ -251,6 +252,27 @@ describe('<pg-card-form>', () => {
     await el.updateComplete;
     expect(el.scrollWidth).to.be.at.most(320);
     await expect(el).to.be.accessible();
+  });
+
+  it('works from the keyboard alone: tab order and Enter to pay', async () => {
+    const form = await fixture<PgCardForm>(html`<pg-card-form></pg-card-form>`);
+    const active = () => form.shadowRoot!.activeElement;
+    field(form, 'number').focus();
+    await sendKeys({ type: '4111111111111111' });
+    await sendKeys({ press: 'Tab' });
+    expect(active()?.id).to.equal('holder');
+    await sendKeys({ type: 'Jo Soap' });
+    await sendKeys({ press: 'Tab' });
+    expect(active()?.id).to.equal('expiry');
+    await sendKeys({ type: `08${String(year).slice(2)}` });
+    await sendKeys({ press: 'Tab' });
+    expect(active()?.id).to.equal('cvv');
+    await sendKeys({ type: '123' });
+    expect(field(form, 'number').value).to.equal('4111 1111 1111 1111');
+    expect(field(form, 'expiry').value).to.equal(`08 / ${String(year).slice(2)}`);
+    const submitted = oneEvent(form, 'pg-submit');
+    await sendKeys({ press: 'Enter' });
+    expect((await submitted).detail.cardType).to.equal('visa');
   });
 
   it('clearCard empties the card fields for another attempt and focuses the number', async () => {
