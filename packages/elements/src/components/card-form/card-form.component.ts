@@ -300,6 +300,11 @@ export class PgCardForm extends LitElement {
     this.renderRoot.querySelector<HTMLInputElement>('#number')?.focus();
   }
 
+  /** Puts focus on the first field (the saved card choice or the card number). */
+  focusFirstField(): void {
+    this.renderRoot.querySelector<HTMLInputElement>('input')?.focus();
+  }
+
   /** Announces a message in the form's live region (the drop-in uses it for results). */
   announce(message: string): void {
     this.announcement = message;

@@ -58,6 +58,7 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
  * @csspart message - The localized result message (a live region).
  * @csspart card - The card form's wrapper.
  * @csspart three-ds - The 3-D Secure element's wrapper.
+ * @csspart retry - The "try another card" / "try again" button after a decline or failure.
  * @csspart methods - The other payment methods.
  * @csspart method - Each other payment method's button.
  *
@@ -101,6 +102,9 @@ export class PgCheckout extends LitElement {
 
   /** Where the payment stands; reflected for CSS and tests. Read-only in practice. */
   @property({ reflect: true }) status: CheckoutStatus = 'idle';
+
+  /** The gateway reference of the current or last payment, once the middleware gave one. Reflected. */
+  @property({ reflect: true }) reference = '';
 
   /** Milliseconds between the 3-D Secure method frame's load and Step 2 confirm. */
   @property({ type: Number, attribute: 'method-timeout' }) methodTimeout = 3000;
@@ -181,9 +185,11 @@ export class PgCheckout extends LitElement {
     try {
       this.message = undefined;
       this.setStatus('submitting');
+      this.reference = '';
       let state: PaymentState = api
         ? await api.createPayment(request)
         : { success: false, status: 'failed', code: 'not_configured', message: '' };
+      if (state.reference) this.reference = state.reference;
       if (state.status === 'authenticating')
         state = await this.authenticate(state.reference, state.threeDS);
       await this.finish(state, form);
@@ -256,6 +262,7 @@ export class PgCheckout extends LitElement {
         );
         return;
       }
+      this.reference = answer.reference;
       const event = createPgRedirectEvent({
         method,
         reference: answer.reference,
@@ -272,6 +279,14 @@ export class PgCheckout extends LitElement {
     if (this.inFlight) return;
     this.message = undefined;
     this.setStatus('idle');
+  }
+
+  private async retry(): Promise<void> {
+    this.reset();
+    await this.updateComplete;
+    const form =
+      this.querySelector('pg-card-form') ?? this.renderRoot.querySelector('pg-card-form');
+    form?.focusFirstField();
   }
 
   private renderMessage() {
@@ -323,6 +338,13 @@ export class PgCheckout extends LitElement {
           ? html`<div part="card" ?hidden=${this.status === 'authenticating'}>
               <slot><pg-card-form appearance=${this.appearance}></pg-card-form></slot>
             </div>`
+          : nothing
+      }
+      ${
+        this.status === 'declined' || this.status === 'failed'
+          ? html`<button part="retry" class="secondary" type="button" @click=${this.retry}>
+              ${t(this.status === 'declined' ? 'tryAnotherCard' : 'tryAgain')}
+            </button>`
           : nothing
       }
       ${this.renderThreeDS()}

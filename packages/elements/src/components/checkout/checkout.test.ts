@@ -117,9 +117,19 @@ describe('<pg-checkout>', () => {
     await until(() => field(form(el), 'number').value === '');
     expect(form(el).busy).to.equal(false);
     await expect(el).to.be.accessible();
+    const retry = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]')!;
+    expect(retry.textContent!.trim()).to.equal('Try another card');
+    retry.click();
+    await until(() => el.status === 'idle');
+    expect(message(el)).to.equal('');
+    expect(form(el).shadowRoot!.activeElement?.id).to.equal('number');
+    const firstReference = el.reference;
+    expect(firstReference).to.match(/^ref-/);
     await pay(el, '4111111111111111');
     await settled(el);
     await until(() => el.status === 'approved');
+    expect(el.getAttribute('reference')).to.match(/^ref-/);
+    expect(el.reference).not.to.equal(firstReference);
   });
 
   it('runs 3-D Secure v2 (method step, then challenge) inside the drop-in', async () => {
