@@ -46,12 +46,9 @@ if (want('signing')) {
   goal(`signing ratio ${fmt(s.ours / s.floor, 2)} <= 1.5`, s.ours / s.floor <= 1.5);
 }
 
-const needSandbox = want('overhead') || want('sandbox') || want('store');
-const sandbox = needSandbox
-  ? await startChild<SandboxReady>(
-      fileURLToPath(new URL('./lib/sandbox-child.ts', import.meta.url)),
-    )
-  : undefined;
+const startSandbox = () =>
+  startChild<SandboxReady>(fileURLToPath(new URL('./lib/sandbox-child.ts', import.meta.url)));
+const sandbox = want('overhead') || want('store') ? await startSandbox() : undefined;
 try {
   if (sandbox && want('overhead')) {
     const levels = await benchOverhead(sandbox);
@@ -105,8 +102,10 @@ try {
     );
   }
 
-  if (sandbox && want('sandbox')) {
-    const r = await benchSandbox(sandbox);
+  if (want('sandbox')) {
+    // A fresh sandbox, so its memory figures hold only these payments.
+    const fresh = await startSandbox();
+    const r = await benchSandbox(fresh).finally(() => fresh.close());
     console.log('## Sandbox (autocannon, 20 connections, signed requests)\n');
     table(
       ['operation', 'done', 'seconds', 'per second', 'failed'],
