@@ -14,7 +14,7 @@ export default {
   nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
   // One page at a time: a background tab throttles timers and frames, which 3-D Secure timing tests need.
   concurrency: 1,
-  testFramework: { config: { timeout: 20000 } },
+  testFramework: { config: { timeout: 40000 } },
   testsFinishTimeout: 180000,
   browsers: [
     chromeLauncher({

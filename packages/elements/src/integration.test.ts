@@ -100,13 +100,14 @@ describe('with @pg-checkout/express and the sandbox', () => {
     expect(el.status).to.equal('approved');
   });
 
-  it('3-D Secure v2 challenge cancelled at the bank ends declined', async () => {
+  it('3-D Secure v2 challenge cancelled at the bank ends failed (authentication), with a shopper message', async () => {
     const el = await dropIn(300);
     await pay(el, '4000000000003063');
     await until(() => el.status === 'authenticating');
     await executeServerCommand('pg-acs', { button: 'cancel' });
     await settled(el);
-    expect(el.status).to.equal('declined');
+    expect(el.status).to.equal('failed');
+    expect(el.shadowRoot!.querySelector('[part=message]')!.textContent).to.match(/verify/);
   });
 
   it('3-D Secure v1 through the same completion', async () => {

@@ -48,7 +48,7 @@ export const af: Messages = {
   declinedFunds: 'Jou kaart is weens onvoldoende fondse geweier. Probeer ’n ander kaart.',
   failed: 'Die betaling kon nie voltooi word nie. Probeer asseblief weer.',
   authenticationFailed:
-    'Jou bank kon hierdie betaling nie bevestig nie. Probeer weer of gebruik ’n ander kaart.',
+    'Jou bank kon hierdie betaling nie verifieer nie. Probeer weer of gebruik ’n ander kaart.',
   authenticationCancelled: 'Die bankkontrole is gekanselleer. Geen betaling is gemaak nie.',
   authenticationTimeout:
     'Die bankkontrole het te lank geneem. Geen betaling is gemaak nie; probeer asseblief weer.',

@@ -47,7 +47,7 @@ export const en: Messages = {
   declined: 'Your card was declined. Try another card.',
   declinedFunds: 'Your card was declined for insufficient funds. Try another card.',
   failed: 'The payment could not be completed. Please try again.',
-  authenticationFailed: 'Your bank could not confirm this payment. Try again or use another card.',
+  authenticationFailed: 'Your bank could not verify this payment. Try again or use another card.',
   authenticationCancelled: 'The bank check was cancelled. No payment was made.',
   authenticationTimeout: 'The bank check took too long. No payment was made; please try again.',
   networkError: 'We could not reach the payment service. Check your connection and try again.',

@@ -229,8 +229,10 @@ export class PgCheckout extends LitElement {
       );
       return;
     }
-    this.setStatus(state.status);
-    if (state.status === 'declined') {
+    // The card was not refused by its issuer when the shopper's bank could not verify them: that is `failed`.
+    const declined = state.status === 'declined' && state.code !== 'authentication_failed';
+    this.setStatus(declined ? 'declined' : 'failed');
+    if (state.status === 'declined' && declined) {
       const { code, originalErrorCode } = state;
       this.dispatchEvent(
         createPgDeclinedEvent({
@@ -244,6 +246,7 @@ export class PgCheckout extends LitElement {
       await form.clearCard();
     } else {
       this.dispatchEvent(createPgFailedEvent({ reference, code: state.code, message }));
+      await this.updateComplete;
     }
   }
 

@@ -148,7 +148,7 @@ describe('<pg-checkout>', () => {
     expect(el.shadowRoot!.querySelector('pg-3ds-v2')).to.equal(null);
   });
 
-  it('runs 3-D Secure v1 and reports an authentication failure as a decline', async () => {
+  it('runs 3-D Secure v1, and an authentication failure is `failed`, not a decline', async () => {
     const el = await dropIn();
     await pay(el, '4000000000003097');
     await settled(el);
@@ -156,10 +156,12 @@ describe('<pg-checkout>', () => {
     const other = await dropIn();
     await pay(other, '4000000000000127');
     await settled(other);
-    expect(other.status).to.equal('declined');
+    expect(other.status).to.equal('failed');
     expect(message(other)).to.equal(
-      'Your bank could not confirm this payment. Try again or use another card.',
+      'Your bank could not verify this payment. Try again or use another card.',
     );
+    const retry = other.shadowRoot!.querySelector('[part=retry]')!;
+    expect(retry.textContent!.trim()).to.equal('Try again');
   });
 
   it('is accessible during a challenge, and a cancelled challenge is a clear failure', async () => {
