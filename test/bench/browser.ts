@@ -3,17 +3,16 @@
  * script start -> an interactive `<pg-card-form>` and click -> approved shown, against a static
  * JSON responder; beside a page loading the Lit floor element the same way. Median of the loads.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
+import { elements, ensureElementsBuilt } from './lib/elements-build.js';
 import { FLOOR_SOURCE } from './lib/floor.js';
 import { quantile } from './lib/pool.js';
 
 const LOADS = Number(process.env.BENCH_BROWSER_LOADS ?? 25);
-const elements = fileURLToPath(new URL('../../packages/elements/', import.meta.url));
 const EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padStart(2, '0')}`;
 
 // Runs in the page: resolves when `find()` answers, with the time since the `t0` mark.
@@ -130,10 +129,7 @@ async function loadOnce(browser: Browser, url: string, kind: 'pg' | 'floor') {
 }
 
 export async function benchBrowser() {
-  if (!existsSync(`${elements}dist/pg-checkout.js`))
-    throw new Error(
-      'packages/elements/dist/pg-checkout.js is missing: run `npm run size` or build the elements first',
-    );
+  ensureElementsBuilt();
   const server = await serve();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({

@@ -3,18 +3,15 @@
  * Lit element bundled the same way. Fails when the script-tag file passes its gzip budget.
  */
 import { build } from 'esbuild';
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import { elements, ensureElementsBuilt, root, scriptTag } from './lib/elements-build.js';
 import { FLOOR_SOURCE } from './lib/floor.js';
 
 const BUDGET_GZIP = 25 * 1024;
 const GOAL_GZIP = 20 * 1024;
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const elements = join(root, 'packages/elements');
 const dist = join(elements, 'dist');
 
 interface Row {
@@ -64,19 +61,7 @@ async function bundle(
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 async function main(): Promise<void> {
-  const scriptTag = join(dist, 'pg-checkout.js');
-  if (!existsSync(scriptTag)) {
-    // A clean clone has no dist: build it the way a merchant's install would get it.
-    console.log('packages/elements/dist is missing: building @pg-checkout/elements first.');
-    const built = spawnSync('npm', ['run', 'build', '-w', '@pg-checkout/elements'], {
-      cwd: root,
-      stdio: 'inherit',
-    });
-    if (built.status !== 0 || !existsSync(scriptTag)) {
-      console.error('could not build packages/elements/dist/pg-checkout.js; nothing to measure.');
-      process.exit(1);
-    }
-  }
+  ensureElementsBuilt();
   const rows: Row[] = [
     measure('script tag: dist/pg-checkout.js (all elements, en + af)', readFileSync(scriptTag)),
   ];
