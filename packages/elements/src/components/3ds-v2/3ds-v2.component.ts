@@ -1,10 +1,14 @@
 import { property } from 'lit/decorators.js';
 import type { FinalPaymentState, ThreeDSV2Action } from '../../api/types.js';
 import { createPg3dsStartEvent } from '../../events/3ds-start.js';
+import { methodPosted } from '../../internal/method-posted.js';
 import { sleep } from '../../internal/sleep.js';
 import { ThreeDSElement } from '../../internal/three-ds-element.js';
 import { themeStyles } from '../../styles/theme.js';
 import { threeDSV2Styles } from './3ds-v2.styles.js';
+
+/** Longest wait for the method form to reach the bank once the frame loaded. */
+const METHOD_POST_LIMIT_MS = 2_000;
 
 /** Longest wait for the method frame's load event before carrying on without it. */
 const METHOD_LOAD_LIMIT_MS = 10_000;
@@ -79,6 +83,8 @@ export class Pg3dsV2 extends ThreeDSElement {
     // A frame that never loads (blocked, offline) must not hold the payment: go on without it.
     await Promise.race([loaded, sleep(Math.max(METHOD_LOAD_LIMIT_MS, this.methodTimeout), signal)]);
     this.methodLoaded = undefined;
+    const frame = this.renderRoot.querySelector<HTMLIFrameElement>('iframe[part=method-frame]');
+    if (frame) await methodPosted(frame, METHOD_POST_LIMIT_MS, signal);
     // The wait is the gateway's: a method step that is slow or silent means "continue", not an error.
     await sleep(this.methodTimeout, signal);
     if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
