@@ -13,6 +13,7 @@ export type CheckoutErrorCode =
   | 'method_not_enabled'
   | 'gateway_unavailable'
   | 'gateway_timeout'
+  | 'service_busy'
   | 'webhook_invalid'
   | 'internal_error';
 

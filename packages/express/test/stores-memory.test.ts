@@ -1,17 +1,26 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { MemoryStore } from '../src/index.js';
+import { CheckoutError, MemoryStore } from '../src/index.js';
 import { storeSuite } from './helpers/store-suite.js';
 
 storeSuite('MemoryStore', () => new MemoryStore());
 
 describe('MemoryStore bounds', () => {
-  it('evicts the oldest entries beyond maxEntries', async () => {
+  it('never evicts a live entry: a full store refuses new keys with a 503', async () => {
     const store = new MemoryStore({ maxEntries: 3 });
-    for (const k of ['a', 'b', 'c', 'd']) await store.set(k, k, 60_000);
+    for (const k of ['a', 'b', 'c']) await store.set(k, k, 60_000);
+    await assert.rejects(store.set('d', 'd', 60_000), (err: CheckoutError) => {
+      assert.equal(err.status, 503);
+      assert.equal(err.code, 'service_busy');
+      assert.match(err.message, /not been charged/);
+      return true;
+    });
+    await assert.rejects(store.setIfAbsent('d', 'd', 60_000), CheckoutError);
+    await assert.rejects(store.increment('d', 60_000), CheckoutError);
     assert.equal(store.size, 3);
-    assert.equal(await store.get('a'), undefined);
-    assert.equal(await store.get('d'), 'd');
+    assert.equal(await store.get('a'), 'a', 'the oldest live entry is still there');
+    await store.set('a', 'A', 60_000);
+    assert.equal(await store.get('a'), 'A', 'replacing an existing key still works when full');
   });
 
   it('drops expired entries before evicting live ones', async () => {

@@ -1,8 +1,13 @@
+import { CheckoutError } from '../errors.js';
 import { assertKeyAndTtl, type CheckoutStore } from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
-  /** Most entries kept; the oldest is evicted beyond this. Default `10_000`. */
+  /**
+   * Most live entries kept. Expired entries are dropped to make room; live ones never are (an open
+   * payment attempt dropped early could let a retry charge twice), so a full store refuses new
+   * entries with a 503 until some expire. Default `100_000`.
+   */
   maxEntries?: number;
   /** Clock, for tests. Default `Date.now`. */
   now?: () => number;
@@ -20,7 +25,7 @@ export class MemoryStore implements CheckoutStore {
   readonly #now: () => number;
 
   constructor(options: MemoryStoreOptions = {}) {
-    const maxEntries = options.maxEntries ?? 10_000;
+    const maxEntries = options.maxEntries ?? 100_000;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new TypeError(
         `MemoryStore maxEntries must be a positive integer, got ${String(maxEntries)}`,
@@ -80,14 +85,19 @@ export class MemoryStore implements CheckoutStore {
   }
 
   #write(key: string, value: string, ttlMs: number): void {
-    // Re-inserting moves the key to the end, so Map order stays oldest-first for eviction.
-    this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAt: this.#now() + ttlMs });
-    if (this.#entries.size > this.#maxEntries) this.#sweep();
-    while (this.#entries.size > this.#maxEntries) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
+    const replacing = this.#entries.has(key);
+    if (!replacing && this.#entries.size >= this.#maxEntries) {
+      this.#sweep();
+      if (this.#entries.size >= this.#maxEntries) {
+        throw new CheckoutError(
+          503,
+          'service_busy',
+          'We are very busy right now. Please try again in a minute; you have not been charged.',
+          { 'Retry-After': '60' },
+        );
+      }
     }
+    this.#entries.set(key, { value, expiresAt: this.#now() + ttlMs });
   }
 
   #sweep(): void {
