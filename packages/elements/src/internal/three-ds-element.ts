@@ -2,7 +2,6 @@ import { consume } from '@lit/context';
 import { html, LitElement, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
-import { styleMap } from 'lit/directives/style-map.js';
 import { CheckoutApi } from '../api/client.js';
 import type { FinalPaymentState, PaymentState } from '../api/types.js';
 import { checkoutContext, type CheckoutContext } from '../context.js';
@@ -189,9 +188,6 @@ export abstract class ThreeDSElement extends LitElement {
   protected renderChallenge() {
     if (this.phase !== 'challenge') return nothing;
     const size = this.challengeWindow;
-    const frameStyle = size.width
-      ? { width: `${size.width}px`, height: `${size.height}px` }
-      : { width: '100%', height: '100%' };
     return html`<div part="challenge" class="challenge" data-window-size=${size.code}>
       <p part="title" class="title">${this.t('challengeTitle')}</p>
       ${keyed(
@@ -200,7 +196,8 @@ export abstract class ThreeDSElement extends LitElement {
           part="frame"
           name=${this.frameName}
           title=${this.t('challengeTitle')}
-          style=${styleMap(frameStyle)}
+          width=${size.width ?? '100%'}
+          height=${size.height ?? '100%'}
         ></iframe>`,
       )}
       <button part="cancel" class="secondary" type="button" @click=${() => this.cancel()}>

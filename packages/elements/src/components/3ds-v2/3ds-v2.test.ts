@@ -110,8 +110,10 @@ describe('<pg-3ds-v2>', () => {
     await started;
     const frame = challengeFrame(el)!;
     expect(frame.hasAttribute('src')).to.equal(false);
-    expect(frame.style.width).to.equal('390px');
-    expect(frame.style.height).to.equal('400px');
+    // Sized by attributes, not inline style, so a strict style-src CSP does not block it.
+    expect(frame.getAttribute('width')).to.equal('390');
+    expect(frame.getAttribute('height')).to.equal('400');
+    expect(frame.hasAttribute('style')).to.equal(false);
     expect(
       el.shadowRoot!.querySelector('[part=challenge]')!.getAttribute('data-window-size'),
     ).to.equal('02');
@@ -142,9 +144,9 @@ describe('<pg-3ds-v2>', () => {
 
   it('picks the EMV window size from the container width', async () => {
     for (const [width, code, frameWidth] of [
-      [700, '04', '600px'],
-      [520, '03', '500px'],
-      [320, '01', '250px'],
+      [700, '04', '600'],
+      [520, '03', '500'],
+      [320, '01', '250'],
       [200, '05', '100%'],
     ] as const) {
       const el = await element(width);
@@ -155,7 +157,7 @@ describe('<pg-3ds-v2>', () => {
         el.shadowRoot!.querySelector('[part=challenge]')!.getAttribute('data-window-size'),
         String(width),
       ).to.equal(code);
-      expect(challengeFrame(el)!.style.width).to.equal(frameWidth);
+      expect(challengeFrame(el)!.getAttribute('width')).to.equal(frameWidth);
       expect(challengeFrame(el)!.getBoundingClientRect().width).to.be.at.most(width);
       el.cancel();
       await done;
