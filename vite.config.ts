@@ -9,6 +9,8 @@ export default defineConfig({
   root: web,
   base: '/',
   logLevel: 'warn',
+  // Lit's production build, whatever NODE_ENV the shop runs with.
+  resolve: { conditions: ['module', 'browser', 'production'] },
   build: {
     outDir: fileURLToPath(new URL('./demo-server/dist/web/', import.meta.url)),
     emptyOutDir: true,

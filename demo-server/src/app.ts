@@ -169,12 +169,10 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       (quantity as number) < 1 ||
       (quantity as number) > MAX_QUANTITY
     ) {
-      res
-        .status(400)
-        .json({
-          success: false,
-          message: `quantity must be a whole number from 1 to ${MAX_QUANTITY}`,
-        });
+      res.status(400).json({
+        success: false,
+        message: `quantity must be a whole number from 1 to ${MAX_QUANTITY}`,
+      });
       return;
     }
     const cart = cartFor(req, res);

@@ -35,3 +35,17 @@ ${opts.body}
 </body>
 </html>`;
 }
+
+/** Groups a test card number for reading, as printed on cards: 4-4-4-4, amex 4-6-5. */
+export function spaced(number: string): string {
+  const groups =
+    number.length === 15 ? [4, 6, 5] : number.length === 14 ? [4, 6, 4] : [4, 4, 4, 4, 3];
+  const out: string[] = [];
+  let at = 0;
+  for (const size of groups) {
+    if (at >= number.length) break;
+    out.push(number.slice(at, at + size));
+    at += size;
+  }
+  return out.join(' ');
+}

@@ -1,5 +1,6 @@
 import { testCards } from '@pg-checkout/sandbox';
 import { startDemo } from './app.js';
+import { spaced } from './html.js';
 import { buildAssets } from './build.js';
 import { configFromEnv } from './config.js';
 
@@ -14,7 +15,7 @@ ${demo.sandboxUrl ? `Gateway: sandbox in-process at ${demo.sandboxUrl} (dashboar
 Back office: ${demo.url}/admin
 
 Cards to try (any future expiry, any CVV, 3-D Secure code 1234):
-${tryCards.map((c) => `  ${c.number.padEnd(17)} ${c.behaviour}`).join('\n')}
+${tryCards.map((c) => `  ${spaced(c.number).padEnd(20)} ${c.behaviour}`).join('\n')}
 All test cards: ${demo.url}/test-cards
 
 Press Ctrl-C to stop.`);

@@ -1,18 +1,5 @@
 import { testCards } from '@pg-checkout/sandbox';
-import { escapeHtml, page } from './html.js';
-
-/** Groups a card number for reading: 4-4-4-4, amex 4-6-5. */
-function spaced(number: string): string {
-  const groups = number.length === 15 ? [4, 6, 5] : [4, 4, 4, 4, 4];
-  const out: string[] = [];
-  let at = 0;
-  for (const size of groups) {
-    if (at >= number.length) break;
-    out.push(number.slice(at, at + size));
-    at += size;
-  }
-  return out.join(' ');
-}
+import { escapeHtml, page, spaced } from './html.js';
 
 /** A checkout page that loads the elements from one script tag, as a non-bundler site would. */
 export function scriptTagPage(nonce: string): string {
