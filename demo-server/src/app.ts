@@ -119,6 +119,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       environment: 'development',
       resolveOrder,
       methods: ['card', 'hosted', 'eft', 'redirect'],
+      // Authorize at checkout, capture from the back office when the order ships.
+      autoExecute: false,
       redirectUrls: {
         success: `${origin}/result?outcome=success`,
         cancel: `${origin}/result?outcome=cancel`,

@@ -13,7 +13,6 @@ let page: Page;
 before(async () => {
   shop = await startShop();
   browser = await launchChromium();
-  page = await browser.newPage();
 });
 
 after(async () => {
@@ -24,6 +23,9 @@ after(async () => {
 
 /** Pays for the cart with a card; the demo authorizes at checkout and captures in the back office. */
 async function buy(number: string, quantity = 1): Promise<string> {
+  // A new shopper, so a new cart: the middleware answers an order already paid with its first payment.
+  await page?.context().close();
+  page = await (await browser.newContext()).newPage();
   await page.goto(shop.url);
   await page.locator('pg-card-form input[autocomplete="cc-number"]').waitFor();
   if (quantity !== 1) {
