@@ -210,6 +210,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   app.use('/assets', express.static(join(webDist, 'assets'), { immutable: true, maxAge: '1y' }));
   app.get('/shop.css', (_req, res) => res.sendFile(join(repoRoot, 'demo-server/web/src/shop.css')));
   app.use('/elements', express.static(elementsDist));
+  app.get('/favicon.ico', (_req, res) => res.status(204).end());
 
   app.use((_req, res) => {
     res

@@ -305,9 +305,9 @@ export class PgCheckout extends LitElement {
           : 'error';
     const text = !m ? '' : outcome ? shopperMessage(outcome, t) : t((m as { key: MessageKey }).key);
     const reference = outcome?.success ? outcome.reference : undefined;
-    return html`<div part="message" class="message" role="status" data-tone=${tone}>
-      ${text}${reference ? html` <span>${t('referenceLabel', { reference })}</span>` : nothing}
-    </div>`;
+    // No whitespace inside the region: an empty message must match :empty and take no space.
+    // prettier-ignore
+    return html`<div part="message" class="message" role="status" data-tone=${tone}>${text || nothing}${reference ? html` <span>${t('referenceLabel', { reference })}</span>` : nothing}</div>`;
   }
 
   private renderThreeDS() {
