@@ -12,6 +12,8 @@ export const cardFormStyles = css`
   }
   .field {
     display: grid;
+    /* Side-by-side fields of unequal height (a hint under one) keep their inputs level. */
+    align-content: start;
     gap: 0.25rem;
     min-width: 0;
   }
