@@ -44,7 +44,10 @@ let counter = 0;
 const orderOf = (header: string | string[] | undefined) =>
   typeof header === 'string' && header ? header : `bench-${process.pid}-${++counter}`;
 
-const store = new MemoryStore();
+// The soak moves this clock past every TTL before it measures, so heap growth shows leaks, not
+// records the store keeps by design until they expire.
+let storeClockOffset = 0;
+const store = new MemoryStore({ now: () => Date.now() + storeClockOffset });
 let server: Server;
 
 function listen(handler: Parameters<typeof createServer>[1]): Promise<Server> {
@@ -121,6 +124,10 @@ serveCommands(
   {
     attempts: () => Object.fromEntries(attempts),
     storeSize: () => store.size,
+    expireStore: () => {
+      storeClockOffset += 25 * 60 * 60_000;
+      return store.size;
+    },
   },
   () =>
     new Promise<void>((resolve) => {
