@@ -126,6 +126,11 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
         cancel: `${origin}/result?outcome=cancel`,
         error: `${origin}/result?outcome=error`,
       },
+      ...(options.rateLimitPerIp === undefined
+        ? {}
+        : {
+            rateLimit: options.rateLimitPerIp === false ? false : { perIp: options.rateLimitPerIp },
+          }),
       savedCards: { shopperId: (req) => `demo-${cartFor(req).id}` },
       logger,
       onPaymentCompleted: (e) =>

@@ -10,6 +10,11 @@ export interface DemoConfig {
   gateway?: { baseUrl: string; token: string; secret: string };
   /** Public origin of the shop when it is behind a proxy (PUBLIC_URL); default http://localhost:PORT. */
   publicUrl?: string;
+  /**
+   * Payment attempts allowed per client IP per minute (RATE_LIMIT_PER_IP, a number or `off`);
+   * unset keeps the middleware's default (20 per IP, 10 per shopper).
+   */
+  rateLimitPerIp?: number | false;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -17,6 +22,17 @@ function port(value: string | undefined, fallback: number, name: string): number
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65_535)
     throw new Error(`${name} must be a port number, got "${value}"`);
+  return n;
+}
+
+function rateLimit(value: string | undefined): number | false | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'off') return false;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(
+      `RATE_LIMIT_PER_IP must be a whole number of attempts or "off", got "${value}"`,
+    );
   return n;
 }
 
@@ -35,5 +51,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DemoConfig 
     gateway:
       given === 3 ? { baseUrl: PG_BASE_URL!, token: PG_TOKEN!, secret: PG_SECRET! } : undefined,
     publicUrl: env.PUBLIC_URL || undefined,
+    rateLimitPerIp: rateLimit(env.RATE_LIMIT_PER_IP),
   };
 }

@@ -19,7 +19,9 @@ const used = new Set<string>();
 const cspViolations: string[] = [];
 
 before(async () => {
-  shop = await startShop();
+  // Every shopper here comes from 127.0.0.1, far more payments a minute than the card-testing
+  // limit allows one address (20); the limit itself is tested at the end of this file.
+  shop = await startShop({ RATE_LIMIT_PER_IP: '1000' });
   browser = await launchChromium();
 });
 
@@ -209,4 +211,36 @@ describe('saved cards', () => {
 
 test('no Content-Security-Policy violation on any checkout page', () => {
   assert.deepEqual(cspViolations, []);
+});
+
+describe('the card-testing limit', () => {
+  let limited: Shop;
+  before(async () => {
+    limited = await startShop({ RATE_LIMIT_PER_IP: '2' });
+  });
+  after(async () => {
+    await limited?.stop();
+    assertNoCardData(limited?.logs ?? [], ['4000000000000002']);
+  });
+
+  test('past the attempts allowed per address the shopper is asked to wait, in words', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(limited.url);
+    const form = page.locator('pg-card-form');
+    await form.locator('input[autocomplete="cc-number"]').waitFor();
+    for (const attempt of [1, 2]) {
+      await payWithCard(page, { number: '4000000000000002' });
+      assert.equal(await finalStatus(page), 'declined', `attempt ${attempt}`);
+      await checkout(page)
+        .getByRole('button', { name: /another card|try again/i })
+        .click();
+      await form.locator('input[autocomplete="cc-number"]').waitFor();
+    }
+    await payWithCard(page, { number: '4000000000000002' });
+    assert.equal(await finalStatus(page), 'failed');
+    assert.match(await shopperMessage(page), /Too many attempts\. Wait a moment/);
+    assert.ok(limited.logs.some((l) => /payment rate limit hit/.test(l)));
+    await context.close();
+  });
 });

@@ -32,6 +32,8 @@ export async function payWithCard(page: Page, card: CardEntry): Promise<void> {
   await form.locator('button[type="submit"]').click();
 }
 
+const FINAL = ['approved', 'declined', 'failed', 'pending'];
+
 /** Waits for <pg-checkout status="..."> to reach one of the given final states and returns it. */
 export async function finalStatus(page: Page, timeoutMs = 30_000): Promise<string> {
   const el = checkout(page);
@@ -51,6 +53,11 @@ export async function finalStatus(page: Page, timeoutMs = 30_000): Promise<strin
 export async function acsFrame(page: Page, sandboxUrl: string, timeoutMs = 20_000): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    const status = await checkout(page).getAttribute('status');
+    if (status && FINAL.includes(status))
+      assert.fail(
+        `the payment ended "${status}" before any challenge page: "${await shopperMessage(page)}"`,
+      );
     for (const frame of page.frames()) {
       if (
         frame.url().startsWith(sandboxUrl) &&
