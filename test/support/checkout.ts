@@ -58,9 +58,13 @@ export async function acsFrame(page: Page, sandboxUrl: string, timeoutMs = 20_00
         `the payment ended "${await checkout(page).getAttribute('status')}" before any challenge page: "${await shopperMessage(page)}"`,
       );
     for (const frame of page.frames()) {
+      // The v2 method frame is also the bank's and goes away once its step is done, maybe mid-count.
       if (
         frame.url().startsWith(sandboxUrl) &&
-        (await frame.locator('input[name="otp"]').count()) > 0
+        (await frame
+          .locator('input[name="otp"]')
+          .count()
+          .catch(() => 0)) > 0
       )
         return frame;
     }
