@@ -21,11 +21,12 @@ export function createCheckout(options: CheckoutOptions): Router {
     res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
     next();
   });
-  router.use(webhookRoutes(ctx));
-  router.use(threeDSRoutes(ctx));
+  // Busiest first: a request walks the routers in order until one answers (no paths overlap).
   router.use(paymentRoutes(ctx));
+  router.use(threeDSRoutes(ctx));
   router.use(redirectRoutes(ctx));
   router.use(cardRoutes(ctx));
+  router.use(webhookRoutes(ctx));
   router.use((_req, _res, next) =>
     next(new CheckoutError(404, 'not_found', 'No such checkout route.')),
   );

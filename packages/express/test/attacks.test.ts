@@ -56,6 +56,59 @@ describe('hostile browser input', () => {
     assert.equal(text.body.success, false);
   });
 
+  it('JSON bodies: declared too large, wrong charset or compressed are refused before reading', async () => {
+    const declared = await fetch(`${app.url}/payments`, {
+      method: 'POST',
+      headers: {
+        origin: 'https://shop.test',
+        'content-type': 'application/json',
+        'content-length': String(64 * 1024),
+      },
+      body: JSON.stringify({ pad: 'x'.repeat(64 * 1024 - 10) }),
+    });
+    assert.equal(declared.status, 413);
+    const latin = await app.call('POST', '/payments', card('4111111111111111'), {
+      headers: { 'content-type': 'application/json; charset=iso-8859-1' },
+    });
+    assert.equal(latin.status, 415);
+    assert.equal(latin.body.code, 'unsupported_media_type');
+    const gzip = await app.call('POST', '/payments', undefined, {
+      raw: '\x1f\x8b',
+      headers: { 'content-encoding': 'gzip' },
+    });
+    assert.equal(gzip.status, 415);
+    const utf8 = await app.call('POST', '/payments', card('4111111111111111'), {
+      headers: { 'content-type': 'Application/JSON; charset="UTF-8"' },
+    });
+    assert.equal(utf8.status, 200, JSON.stringify(utf8.body));
+    const empty = await app.call('POST', '/payments', undefined, { raw: '   ' });
+    assert.equal(empty.status, 400);
+    assert.equal(empty.body.code, 'invalid_request');
+    assert.match(empty.body.message, /card/);
+  });
+
+  it('a smaller bodyLimit is honoured, and a body the merchant app already parsed is used', async () => {
+    const small = await startApp({ bodyLimit: '200b' });
+    try {
+      const big = await small.call('POST', '/payments', {
+        ...card('4111111111111111'),
+        pad: 'x'.repeat(300),
+      });
+      assert.equal(big.status, 413);
+      assert.equal(big.body.code, 'payload_too_large');
+    } finally {
+      await small.close();
+    }
+    const parsedFirst = await startApp({}, undefined, { parseJsonFirst: true });
+    try {
+      const paid = await parsedFirst.call('POST', '/payments', card('4111111111111111'));
+      assert.equal(paid.status, 200, JSON.stringify(paid.body));
+      assert.equal(paid.body.status, 'approved');
+    } finally {
+      await parsedFirst.close();
+    }
+  });
+
   it('a merchant hook that throws answers JSON without a stack', async () => {
     const broken = await startApp({
       resolveOrder: () => {

@@ -59,6 +59,8 @@ describe('createCheckout options', () => {
     assert.throws(build({ rateLimit: { perIp: -1 } }), /`rateLimit.perIp`/);
     assert.throws(build({ methods: ['card', 'bitcoin'] }), /`methods.1`/);
     assert.throws(build({ store: {} }), /`store.get` must be a function/);
+    assert.throws(build({ bodyLimit: 'lots' }), /`bodyLimit`.*"16kb"/);
+    assert.throws(build({ bodyLimit: 0 }), /`bodyLimit`/);
     assert.throws(() => createCheckout(undefined as never), /options object is required/);
   });
 

@@ -24,7 +24,7 @@ export function startChild<Ready>(
       '--import',
       'tsx',
       '--expose-gc',
-      ...(env.BENCH_CHILD_FLAGS ?? '').split(' ').filter(Boolean),
+      ...(env.BENCH_CHILD_FLAGS ?? process.env.BENCH_CHILD_FLAGS ?? '').split(' ').filter(Boolean),
     ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -54,22 +54,27 @@ export async function setOpenAttempts(
   else await ctx.store.set(openKey(order), JSON.stringify(attempts), ctx.recordTtlMs);
 }
 
-/** Records an attempt before its gateway call. */
+/**
+ * Records an attempt before its gateway call. `known` is the order's open list when the caller
+ * holds the order lock and has just read it (saves a store round trip).
+ */
 export async function openAttempt(
   ctx: Context,
   order: string,
   attempt: OpenAttempt,
+  known?: OpenAttempt[],
 ): Promise<void> {
-  await setOpenAttempts(ctx, order, [...(await openAttempts(ctx, order)), attempt]);
+  await setOpenAttempts(ctx, order, [...(known ?? (await openAttempts(ctx, order))), attempt]);
 }
 
-/** Forgets an attempt once its outcome is known. */
+/** Forgets an attempt once its outcome is known; `known` as for {@link openAttempt}. */
 export async function closeAttempt(
   ctx: Context,
   order: string,
   merchantReference: string,
+  known?: OpenAttempt[],
 ): Promise<void> {
-  const open = await openAttempts(ctx, order);
+  const open = known ?? (await openAttempts(ctx, order));
   await setOpenAttempts(
     ctx,
     order,

@@ -5,6 +5,7 @@ import type { CheckoutOptions, PaymentMethodName } from '../options.js';
 import { MemoryStore } from '../stores/memory.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { createGatewayClient } from './client.js';
+import { parseByteSize } from './json-body.js';
 
 /** The validated options with every default filled in, shared by the routes. */
 export interface Context {
@@ -14,6 +15,10 @@ export interface Context {
   gateway: () => Promise<CheckoutGateway>;
   publicUrl: string;
   publicOrigin: string;
+  /** Largest JSON body the browser routes read, in bytes (`bodyLimit`, default 16 KiB). */
+  bodyLimitBytes: number;
+  /** `allowedOrigins` reduced to origins once, at setup. */
+  allowedOrigins: string[] | undefined;
   methods: PaymentMethodName[];
   webhookSecret: string | undefined;
   sessionTtlMs: number;
@@ -36,6 +41,8 @@ export function createContext(options: CheckoutOptions): Context {
         : Promise.resolve(gatewayOption as CheckoutGateway)),
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,
+    allowedOrigins: options.allowedOrigins?.map((o) => new URL(o).origin),
+    bodyLimitBytes: parseByteSize(options.bodyLimit ?? '16kb')!,
     methods: options.methods ?? ['card'],
     webhookSecret: options.webhookSecret ?? credentials?.secret,
     sessionTtlMs: options.sessionTtlMs ?? 30 * 60_000,

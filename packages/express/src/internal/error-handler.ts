@@ -2,6 +2,7 @@ import type { ErrorRequestHandler } from 'express';
 import { CheckoutError } from '../errors.js';
 import type { Context } from './context.js';
 import { classifyGatewayError } from './gateway-errors.js';
+import { sendJson } from './guards.js';
 
 interface BodyParserError {
   type?: string;
@@ -86,6 +87,6 @@ export function errorHandler(ctx: Context): ErrorRequestHandler {
           error,
         });
     }
-    res.status(status).json({ success: false, message, code });
+    sendJson(res, status, { success: false, message, code });
   };
 }

@@ -11,6 +11,16 @@ export function asyncRoute(
   };
 }
 
+/**
+ * Answers JSON. Unlike `res.json` it computes no ETag: these answers are never cached
+ * (`Cache-Control: no-store`), and hashing every payment's answer cost CPU on the hot path.
+ */
+export function sendJson(res: Response, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
+}
+
 function requestOrigin(req: Request): string | undefined {
   const origin = req.get('origin');
   if (origin && origin !== 'null') return origin;
@@ -21,7 +31,7 @@ function requestOrigin(req: Request): string | undefined {
 /** The page origin a state-changing call came from, once checked against the allowed origins. */
 export function checkedOrigin(ctx: Context, req: Request): string {
   const origin = requestOrigin(req);
-  const allowed = ctx.options.allowedOrigins?.map((o) => new URL(o).origin) ?? [
+  const allowed = ctx.allowedOrigins ?? [
     `${req.protocol}://${req.get('host') ?? ''}`,
     ctx.publicOrigin,
   ];
@@ -47,10 +57,13 @@ export function originGuard(ctx: Context): RequestHandler {
   };
 }
 
-/** Per-request scratch space typed for this package. */
+const scratchSpace = new WeakMap<Request, { pageOrigin?: string }>();
+
+/** Per-request scratch space typed for this package (kept off the request object's own shape). */
 export function scratch(req: Request): { pageOrigin?: string } {
-  const holder = req as Request & { pgCheckout?: { pageOrigin?: string } };
-  return (holder.pgCheckout ??= {});
+  let space = scratchSpace.get(req);
+  if (!space) scratchSpace.set(req, (space = {}));
+  return space;
 }
 
 /** Fixed-window counter over the store; throws 429 once `limit` is passed within the window. */

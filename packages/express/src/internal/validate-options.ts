@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseByteSize } from './json-body.js';
 import type { CheckoutOptions } from '../options.js';
 
 const KNOWN_KEYS = [
@@ -135,7 +136,12 @@ const schema = z.strictObject({
     )
     .optional(),
   environment: z.enum(['production', 'development']).optional(),
-  bodyLimit: z.union([z.string().min(1), z.number().int().positive()]).optional(),
+  bodyLimit: z
+    .union([z.string(), z.number()])
+    .refine((size) => parseByteSize(size) !== undefined, {
+      error: 'bodyLimit must be a size such as "16kb", "1mb" or a positive whole number of bytes',
+    })
+    .optional(),
   sessionTtlMs: z.number().int().min(60_000).optional(),
 });
 

@@ -29,9 +29,12 @@ let orderCounter = 1000;
 export async function startApp(
   overrides: Partial<CheckoutOptions> = {},
   gateway = new FakeGateway(),
+  setup: { parseJsonFirst?: boolean } = {},
 ): Promise<TestApp> {
   const app = express();
   app.set('trust proxy', 'loopback');
+  // A merchant app that parses JSON itself before mounting the checkout.
+  if (setup.parseJsonFirst) app.use(express.json());
   const logs: unknown[] = [];
   app.use(
     '/checkout',

@@ -1,8 +1,9 @@
 import express, { type Request, type Router } from 'express';
 import { CheckoutError } from '../../errors.js';
 import type { Context } from '../context.js';
-import { asyncRoute, originGuard } from '../guards.js';
+import { asyncRoute, originGuard, sendJson } from '../guards.js';
 import { AddCardBody, parseBody } from '../schemas.js';
+import { jsonBody } from '../json-body.js';
 import { addCard, listCards, registerCard, removeCard, shopperOf } from '../saved-cards.js';
 
 async function requireShopper(ctx: Context, req: Request): Promise<string> {
@@ -18,13 +19,13 @@ async function requireShopper(ctx: Context, req: Request): Promise<string> {
 export function cardRoutes(ctx: Context): Router {
   const router = express.Router();
   const guard = originGuard(ctx);
-  const json = express.json({ limit: ctx.options.bodyLimit ?? '16kb' });
+  const json = jsonBody(ctx.bodyLimitBytes);
 
   router.get(
     '/cards',
     asyncRoute(async (req, res) => {
       const shopperId = await requireShopper(ctx, req);
-      res.json({ success: true, cards: await listCards(ctx, shopperId) });
+      sendJson(res, 200, { success: true, cards: await listCards(ctx, shopperId) });
     }),
   );
   router.post(
@@ -55,7 +56,7 @@ export function cardRoutes(ctx: Context): Router {
       } catch (error) {
         ctx.logger.warn('card removed here but the vault did not confirm', { error });
       }
-      res.json({ success: true });
+      sendJson(res, 200, { success: true });
     }),
   );
   return router;

@@ -17,13 +17,14 @@ import {
 } from '../attempts.js';
 import type { Context } from '../context.js';
 import { classifyGatewayError } from '../gateway-errors.js';
-import { asyncRoute, enforceLimit, originGuard, scratch } from '../guards.js';
+import { asyncRoute, enforceLimit, originGuard, scratch, sendJson } from '../guards.js';
 import { maskPan } from '../mask.js';
 import { pendingState, stateFromFailure, stateFromOutcome } from '../outcomes.js';
 import { bindSession, isFinal, loadPayment, savePayment, type PaymentRecord } from '../records.js';
 import { lookupState, settle } from '../settle.js';
 import { retryPendingConfirm } from '../confirm.js';
 import { CreatePaymentBody, parseBody, parseOrder } from '../schemas.js';
+import { jsonBody } from '../json-body.js';
 import { findSavedCard, registerCard, settleSavedCard, shopperOf } from '../saved-cards.js';
 
 const TIMEOUT_STATE: PaymentState = {
@@ -35,15 +36,19 @@ const TIMEOUT_STATE: PaymentState = {
 };
 
 function send(res: Response, state: PaymentState): void {
-  res.status(httpStatusOf(state)).json(state);
+  sendJson(res, httpStatusOf(state), state);
 }
 
-/** Earlier attempts of this order with an unknown outcome: their result, if one went through. */
+/**
+ * Earlier attempts of this order with an unknown outcome: their result, if one went through, and
+ * the attempts still open. Called under the order lock.
+ */
 async function resolveOpenAttempts(
   ctx: Context,
   order: CheckoutOrder,
-): Promise<PaymentState | undefined> {
+): Promise<{ earlier?: PaymentState; stillOpen: OpenAttempt[] }> {
   const open = await openAttempts(ctx, order.reference);
+  if (open.length === 0) return { stillOpen: open };
   const stillOpen: OpenAttempt[] = [];
   let found: PaymentState | undefined;
   for (const attempt of open) {
@@ -65,10 +70,10 @@ async function resolveOpenAttempts(
     }
   }
   await setOpenAttempts(ctx, order.reference, stillOpen);
-  if (found) return found;
+  if (found) return { earlier: found, stillOpen };
   // Charging again while an earlier attempt may have gone through could charge twice.
-  if (stillOpen.length > 0) return TIMEOUT_STATE;
-  return undefined;
+  if (stillOpen.length > 0) return { earlier: TIMEOUT_STATE, stillOpen };
+  return { stillOpen };
 }
 
 async function createCardPayment(ctx: Context, req: Request): Promise<PaymentState> {
@@ -95,7 +100,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
     const paid = await paidReference(ctx, order.reference);
     const paidRecord = paid ? await loadPayment(ctx, paid) : undefined;
     if (paidRecord) return paidRecord.state;
-    const earlier = await resolveOpenAttempts(ctx, order);
+    const { earlier, stillOpen } = await resolveOpenAttempts(ctx, order);
     if (earlier) return earlier;
 
     const gateway = await ctx.gateway();
@@ -124,7 +129,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
       ...(shopperId ? { shopperId } : {}),
     };
     // Recorded before the call, so a crash or timeout leaves something to reconcile.
-    await openAttempt(ctx, order.reference, attempt);
+    await openAttempt(ctx, order.reference, attempt, stillOpen);
     const base = {
       merchantReference,
       orderReference: order.reference,
@@ -144,7 +149,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
         ctx.logger.warn('payment create got no answer; reconciling', { merchantReference });
         const state = await reconcileAttempt(ctx, merchantReference);
         if (state === undefined) return TIMEOUT_STATE;
-        await closeAttempt(ctx, order.reference, merchantReference);
+        await closeAttempt(ctx, order.reference, merchantReference, stillOpen);
         if (state === null)
           return {
             ...TIMEOUT_STATE,
@@ -154,7 +159,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
         await settle(ctx, { ...base, reference: state.reference!, state });
         return state;
       }
-      await closeAttempt(ctx, order.reference, merchantReference);
+      await closeAttempt(ctx, order.reference, merchantReference, stillOpen);
       if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
         const reference = (error as { reference?: unknown }).reference;
         const state = stateFromFailure(
@@ -171,7 +176,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
       }
       throw error;
     }
-    await closeAttempt(ctx, order.reference, merchantReference);
+    await closeAttempt(ctx, order.reference, merchantReference, stillOpen);
     const { state, threeDS } = stateFromOutcome(ctx, outcome, session);
     const record: PaymentRecord = {
       ...base,
@@ -272,14 +277,14 @@ async function paymentStatus(ctx: Context, req: Request): Promise<PaymentState> 
 
 export function paymentRoutes(ctx: Context): Router {
   const router = express.Router();
-  const json = express.json({ limit: ctx.options.bodyLimit ?? '16kb', strict: true });
+  const json = jsonBody(ctx.bodyLimitBytes);
   const guard = originGuard(ctx);
 
   router.get(
     '/config',
     asyncRoute(async (req, res) => {
       const order = parseOrder(await ctx.options.resolveOrder(req));
-      res.json({
+      sendJson(res, 200, {
         success: true,
         amount: order.amount,
         currency: order.currency,

@@ -3,9 +3,10 @@ import { CheckoutError } from '../../errors.js';
 import type { PaymentMethodName } from '../../options.js';
 import type { Context } from '../context.js';
 import { attemptReference, newSession } from '../attempts.js';
-import { asyncRoute, enforceLimit, originGuard, scratch } from '../guards.js';
+import { asyncRoute, enforceLimit, originGuard, scratch, sendJson } from '../guards.js';
 import { pendingState } from '../outcomes.js';
 import { savePayment } from '../records.js';
+import { jsonBody } from '../json-body.js';
 import { parseBody, parseOrder, RedirectBody } from '../schemas.js';
 
 type RedirectMethod = Exclude<PaymentMethodName, 'card'>;
@@ -86,14 +87,14 @@ async function startRedirect(ctx: Context, req: Request, method: RedirectMethod)
 export function redirectRoutes(ctx: Context): Router {
   const router = express.Router();
   const guard = originGuard(ctx);
-  const json = express.json({ limit: ctx.options.bodyLimit ?? '16kb' });
+  const json = jsonBody(ctx.bodyLimitBytes);
   for (const method of ['hosted', 'redirect', 'eft'] as const) {
     router.post(
       `/${method}`,
       guard,
       json,
       asyncRoute(async (req, res) => {
-        res.json(await startRedirect(ctx, req, method));
+        sendJson(res, 200, await startRedirect(ctx, req, method));
       }),
     );
   }

@@ -6,7 +6,7 @@ import {
 } from '@pg-checkout/node';
 import type { WebhookEvent } from '../../options.js';
 import type { Context } from '../context.js';
-import { asyncRoute } from '../guards.js';
+import { asyncRoute, sendJson } from '../guards.js';
 import { isFinal, loadPayment } from '../records.js';
 import { lookupState, settle } from '../settle.js';
 
@@ -64,7 +64,7 @@ export function webhookRoutes(ctx: Context): Router {
           ? `pay:${event.payload.paymentReference}:${event.payload.status}:${String(event.payload.amount)}`
           : `payout:${String(event.payload.payoutId)}`;
       if (await ctx.store.get(`wh:done:${id}`)) {
-        res.json({ success: true, duplicate: true });
+        sendJson(res, 200, { success: true, duplicate: true });
         return;
       }
       if (!(await ctx.store.setIfAbsent(`wh:lock:${id}`, '1', LOCK_TTL_MS))) {
@@ -84,7 +84,7 @@ export function webhookRoutes(ctx: Context): Router {
       } finally {
         await ctx.store.delete(`wh:lock:${id}`);
       }
-      res.json({ success: true });
+      sendJson(res, 200, { success: true });
     });
 
   router.post('/webhooks/notify', raw, handle('payment'));

@@ -1,0 +1,119 @@
+import type { Request, RequestHandler } from 'express';
+import { CheckoutError } from '../errors.js';
+
+const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 * 1024 };
+const SIZE = /^(\d+(?:\.\d+)?)\s*(b|kb|mb)?$/i;
+
+/** `'16kb'`, `'1mb'`, `'512b'` or a number of bytes, as bytes; undefined when unreadable. */
+export function parseByteSize(size: string | number): number | undefined {
+  if (typeof size === 'number') return Number.isInteger(size) && size > 0 ? size : undefined;
+  const match = SIZE.exec(size.trim());
+  if (!match) return undefined;
+  const bytes = Math.floor(Number(match[1]) * UNITS[(match[2] ?? 'b').toLowerCase()]!);
+  return bytes > 0 ? bytes : undefined;
+}
+
+const invalidJson = () =>
+  new CheckoutError(400, 'invalid_json', 'The request body is not valid JSON.');
+const tooLarge = () =>
+  new CheckoutError(413, 'payload_too_large', 'The request body is too large.');
+
+function mediaType(header: string): { essence: string; charset?: string } {
+  const [essence = '', ...params] = header.split(';');
+  let charset: string | undefined;
+  for (const param of params) {
+    const eq = param.indexOf('=');
+    if (eq > 0 && param.slice(0, eq).trim().toLowerCase() === 'charset')
+      charset = param
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, '')
+        .toLowerCase();
+  }
+  return { essence: essence.trim().toLowerCase(), ...(charset ? { charset } : {}) };
+}
+
+/**
+ * Reads an `application/json` body of at most `limit` bytes into `req.body`: objects and arrays
+ * only, UTF-8, not compressed (browsers never compress what they post). What the components send is
+ * small and always this, so this does in one pass what a general body parser does in several.
+ * A body another parser already read is left as it is; other content types leave `req.body` unset, and the route's schema says what is missing.
+ */
+export function jsonBody(limit: number): RequestHandler {
+  return (req, _res, next) => {
+    const holder = req as Request & { _body?: boolean };
+    const type = req.headers['content-type'];
+    // Already read by a parser of the merchant's app: body-parser 1 marks `_body`, 2 leaves the stream ended.
+    if (holder._body || req.readableEnded || !type) return next();
+    const { essence, charset } = mediaType(type);
+    if (essence !== 'application/json') return next();
+    if (charset && charset !== 'utf-8' && charset !== 'utf8')
+      return next(
+        new CheckoutError(
+          415,
+          'unsupported_media_type',
+          'The request body charset is not supported.',
+        ),
+      );
+    const encoding = req.headers['content-encoding'];
+    if (encoding && encoding.toLowerCase() !== 'identity')
+      return next(
+        new CheckoutError(
+          415,
+          'unsupported_media_type',
+          'The request body encoding is not supported.',
+        ),
+      );
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit) return next(tooLarge());
+
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let finished = false;
+    const finish = (error?: CheckoutError) => {
+      if (finished) return;
+      finished = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+      if (error) {
+        // Let the rest of the body drain so the answer reaches the client on a healthy socket.
+        req.resume();
+        return next(error);
+      }
+      next();
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) return finish(tooLarge());
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString(
+        'utf8',
+      );
+      const first = /\S/.exec(text)?.[0];
+      if (first === undefined) {
+        req.body = {};
+      } else {
+        // Strict, as the components only ever send an object: a bare string or number is refused.
+        if (first !== '{' && first !== '[') return finish(invalidJson());
+        try {
+          req.body = JSON.parse(text) as unknown;
+        } catch {
+          return finish(invalidJson());
+        }
+      }
+      holder._body = true;
+      finish();
+    };
+    const onError = () =>
+      finish(new CheckoutError(400, 'invalid_request', 'The request was aborted.'));
+    const onAborted = onError;
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  };
+}
