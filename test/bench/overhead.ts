@@ -71,58 +71,65 @@ async function load(
   };
 }
 
+const ROUTES = ['bare', 'expressRoute', 'express'] as const;
+type Route = (typeof ROUTES)[number];
+type Round = Record<Route, Load>;
+
 export async function benchOverhead(sandbox: Child<SandboxReady>) {
   const env = {
     SANDBOX_URL: sandbox.ready.url,
     PG_TOKEN: sandbox.ready.token,
     PG_SECRET: sandbox.ready.secret,
   };
-  const express = await startChild<{ url: string }>(lib('app-child.ts'), {
-    ...env,
-    APP_MODE: 'express',
-  });
-  const bare = await startChild<{ url: string }>(lib('app-child.ts'), { ...env, APP_MODE: 'bare' });
+  const mode: Record<Route, string> = {
+    bare: 'bare',
+    expressRoute: 'express-route',
+    express: 'express',
+  };
+  const apps = {} as Record<Route, Child<{ url: string }>>;
   try {
-    // Warm-up: JIT, keep-alive sockets, first-use caches on both sides.
-    await load(bare, 2, 10);
-    await load(express, 2, 10);
+    for (const route of ROUTES)
+      apps[route] = await startChild<{ url: string }>(lib('app-child.ts'), {
+        ...env,
+        APP_MODE: mode[route],
+      });
+    // Warm-up: JIT, keep-alive sockets, first-use caches on every side.
+    for (const route of ROUTES) await load(apps[route], 2, 10);
     const levels = [];
     for (const connections of LEVELS) {
-      const rounds: { bare: Load; express: Load }[] = [];
+      const rounds: Round[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        rounds.push({
-          bare: await load(bare, ROUND_SECONDS, connections),
-          express: await load(express, ROUND_SECONDS, connections),
-        });
+        const r = {} as Round;
+        for (const route of ROUTES) r[route] = await load(apps[route], ROUND_SECONDS, connections);
+        rounds.push(r);
       }
-      // Other work on the machine moves both sides of a round alike: compare within rounds.
-      const median = (pick: (r: { bare: Load; express: Load }) => number) =>
+      // Other work on the machine moves every side of a round alike: compare within rounds.
+      const median = (pick: (r: Round) => number) =>
         rounds.map(pick).sort((a, b) => a - b)[rounds.length >> 1]!;
+      const summary = (route: Route): Load => ({
+        cpuMs: median((r) => r[route].cpuMs),
+        rps: median((r) => r[route].rps),
+        p50: median((r) => r[route].p50),
+        p99: median((r) => r[route].p99),
+        bad: rounds.reduce((n, r) => n + r[route].bad, 0),
+      });
       levels.push({
         connections,
-        bare: {
-          cpuMs: median((r) => r.bare.cpuMs),
-          rps: median((r) => r.bare.rps),
-          p50: median((r) => r.bare.p50),
-          p99: median((r) => r.bare.p99),
-          bad: rounds.reduce((n, r) => n + r.bare.bad, 0),
-        },
-        express: {
-          cpuMs: median((r) => r.express.cpuMs),
-          rps: median((r) => r.express.rps),
-          p50: median((r) => r.express.p50),
-          p99: median((r) => r.express.p99),
-          bad: rounds.reduce((n, r) => n + r.express.bad, 0),
-        },
+        bare: summary('bare'),
+        expressRoute: summary('expressRoute'),
+        express: summary('express'),
+        /** createCheckout against the bare floor: the goal. */
         ratio: median((r) => r.express.rps / r.bare.rps),
         addedP50: median((r) => r.express.p50 - r.bare.p50),
         addedP99: median((r) => r.express.p99 - r.bare.p99),
+        /** A plain Express route against the bare floor: Express's own share. */
+        expressRouteRatio: median((r) => r.expressRoute.rps / r.bare.rps),
+        expressRouteAddedP50: median((r) => r.expressRoute.p50 - r.bare.p50),
         rounds: rounds.length,
       });
     }
     return levels;
   } finally {
-    await express.close();
-    await bare.close();
+    for (const app of Object.values(apps)) await app.close();
   }
 }

@@ -68,6 +68,16 @@ try {
       ],
       [
         l.connections,
+        'plain Express route + GatewayClient (reference)',
+        fmt(l.expressRoute.rps),
+        fmt(l.expressRoute.p50, 2),
+        fmt(l.expressRoute.p99, 2),
+        fmt(l.expressRoute.cpuMs, 2),
+        l.expressRoute.bad,
+        `${fmt(l.expressRouteRatio, 2)} / +${fmt(l.expressRouteAddedP50, 2)} ms`,
+      ],
+      [
+        l.connections,
         'createCheckout (express)',
         fmt(l.express.rps),
         fmt(l.express.p50, 2),
@@ -99,6 +109,11 @@ try {
     goal(
       `middleware added p50 ${fmt(single.addedP50, 2)} ms < 1 ms (1 connection)`,
       single.addedP50 < 1,
+    );
+    console.log(
+      `info    a plain Express route reaches ${fmt(loaded.expressRouteRatio, 2)} of the floor by itself; ` +
+        `createCheckout reaches ${fmt(loaded.express.rps / loaded.expressRoute.rps, 2)} of that route ` +
+        `(${loaded.connections} connections)`,
     );
   }
 

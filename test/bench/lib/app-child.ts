@@ -1,6 +1,7 @@
 /**
  * The app under test in its own process: `APP_MODE=express` mounts createCheckout; `APP_MODE=bare`
- * is the floor, a plain node:http route sending the same payment straight from GatewayClient.
+ * is the floor, a plain node:http route sending the same payment straight from GatewayClient;
+ * `APP_MODE=express-route` is that same route in an Express app (what Express itself costs).
  * Create bodies are tapped on the wire so the soak can reconcile every attempt afterwards.
  */
 import { randomBytes } from 'node:crypto';
@@ -77,8 +78,53 @@ if (mode === 'express') {
     }),
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
+} else if (mode === 'express-route') {
+  const app = express();
+  // express.json as a merchant would use it; the handler reads req.body instead of the stream.
+  app.post('/checkout/payments', express.json(), (req, res) => {
+    void createDirect(req.body, req.headers['x-order'], req.socket.remoteAddress ?? '').then(
+      ([status, body]) => res.status(status).json(body),
+    );
+  });
+  server = await listen(app);
 } else {
   server = await listen(bare);
+}
+
+/** The payment the floor sends: parse nothing more, check nothing, create, answer. */
+async function createDirect(
+  body: { card: never; screenWidth: number; screenHeight: number },
+  orderHeader: string | string[] | undefined,
+  clientIp: string,
+): Promise<[number, unknown]> {
+  try {
+    const order = orderOf(orderHeader);
+    const port = (server.address() as AddressInfo).port;
+    const outcome = await client.payments.create({
+      creditCard: body.card,
+      transaction: {
+        reference: `${order}-${randomBytes(6).toString('hex')}`,
+        currency: 'ZAR',
+        amount: AMOUNT,
+      },
+      autoExecute: true,
+      supports3dsV2: true,
+      callbackUrl: `http://127.0.0.1:${port}/checkout/3ds/${randomBytes(24).toString('base64url')}/callback`,
+      clientIp,
+      screenWidth: String(body.screenWidth),
+      screenHeight: String(body.screenHeight),
+    });
+    return [
+      200,
+      {
+        success: true,
+        status: outcome.kind === 'approved' ? 'approved' : 'authenticating',
+        reference: outcome.reference,
+      },
+    ];
+  } catch (error) {
+    return [502, { success: false, message: error instanceof Error ? error.name : 'error' }];
+  }
 }
 
 /** The floor: parse, create, answer; the least a server must do to take a card payment. */
@@ -91,32 +137,18 @@ async function bare(req: IncomingMessage, res: ServerResponse): Promise<void> {
     return send(404, { success: false });
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
+  let body;
   try {
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const order = orderOf(req.headers['x-order']);
-    const port = (server.address() as AddressInfo).port;
-    const outcome = await client.payments.create({
-      creditCard: body.card,
-      transaction: {
-        reference: `${order}-${randomBytes(6).toString('hex')}`,
-        currency: 'ZAR',
-        amount: AMOUNT,
-      },
-      autoExecute: true,
-      supports3dsV2: true,
-      callbackUrl: `http://127.0.0.1:${port}/checkout/3ds/${randomBytes(24).toString('base64url')}/callback`,
-      clientIp: req.socket.remoteAddress ?? '',
-      screenWidth: String(body.screenWidth),
-      screenHeight: String(body.screenHeight),
-    });
-    send(200, {
-      success: true,
-      status: outcome.kind === 'approved' ? 'approved' : 'authenticating',
-      reference: outcome.reference,
-    });
-  } catch (error) {
-    send(502, { success: false, message: error instanceof Error ? error.name : 'error' });
+    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return send(400, { success: false });
   }
+  const [status, answer] = await createDirect(
+    body,
+    req.headers['x-order'],
+    req.socket.remoteAddress ?? '',
+  );
+  send(status, answer);
 }
 
 serveCommands(
