@@ -17,6 +17,9 @@ const CONCURRENCY = 50;
 const FAULT_RATE = Number(process.env.SOAK_FAULT_RATE ?? 0.04);
 const CLIENT_TIMEOUT_MS = Number(process.env.SOAK_CLIENT_TIMEOUT_MS ?? 1_000);
 const FAULT_HOLD_MS = 1_500;
+// How long "not found" after a lost create still counts as unknown (60 s by default in
+// createCheckout); shortened so the shoppers' retries below come after it, as a patient shopper's would.
+const RECONCILE_GRACE_MS = 3_000;
 // Heap growth allowed between the warmed-up and the final state (GC noise, JIT code).
 const HEAP_GROWTH_LIMIT_MB = 8;
 
@@ -33,6 +36,7 @@ const app = await startChild<{ url: string }>(lib('app-child.ts'), {
   PG_TOKEN: sandbox.ready.token,
   PG_SECRET: sandbox.ready.secret,
   CLIENT_TIMEOUT_MS: String(CLIENT_TIMEOUT_MS),
+  RECONCILE_GRACE_MS: String(RECONCILE_GRACE_MS),
 });
 
 async function setFaults(rate: number): Promise<void> {
@@ -95,8 +99,9 @@ try {
     `[${seconds()} s] load: ${PAYMENTS} payments at concurrency ${CONCURRENCY}, ${FAULT_RATE * 100}% of gateway calls faulted`,
   );
 
-  // Held answers are dropped after FAULT_HOLD_MS; let them go before asking again.
-  await new Promise((r) => setTimeout(r, FAULT_HOLD_MS + 500));
+  // Held answers are dropped after FAULT_HOLD_MS, and the last lost creates' grace period must
+  // pass: let both go before asking again.
+  await new Promise((r) => setTimeout(r, Math.max(FAULT_HOLD_MS, RECONCILE_GRACE_MS) + 500));
   // The shopper retries what failed for want of a gateway answer: it must never charge twice.
   const retried = [...orders.entries()].filter(([, o]) => o.first.http >= 500);
   await pool(CONCURRENCY, retried.length, async (i) => {

@@ -92,4 +92,11 @@ export interface CheckoutOptions {
   bodyLimit?: string | number;
   /** Lifetime of a 3-D Secure session. Default `1_800_000` (30 minutes). */
   sessionTtlMs?: number;
+  /**
+   * After a payment create that got no answer, how long a lookup that does not find the payment
+   * still counts as "unknown" rather than "never created": the gateway may still be processing
+   * the request. Until then the shopper is asked to wait and no new attempt is sent for the order.
+   * Default `60_000`.
+   */
+  reconcileGraceMs?: number;
 }

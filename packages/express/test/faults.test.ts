@@ -29,18 +29,69 @@ describe('gateway faults on payment create', () => {
     );
   });
 
-  it('lost-before-processing is reconciled as not charged; the retry is a new attempt', async () => {
-    app.gateway.createFault = 'lost';
-    const first = await app.call('POST', '/payments', card('4111111111111111'), pinned('fault-b'));
-    assert.equal(first.status, 504);
-    assert.equal(first.body.code, 'gateway_timeout');
-    assert.match(first.body.message, /not charged/);
-    const retry = await app.call('POST', '/payments', card('4111111111111111'), pinned('fault-b'));
-    assert.equal(retry.body.status, 'approved');
-    assert.equal(
-      app.gateway.charged().filter((t) => t.merchantReference.startsWith('fault-b-')).length,
-      1,
-    );
+  it('lost before processing: "not found" counts as unknown for the grace period, then the retry pays once', async () => {
+    const graced = await startApp({ reconcileGraceMs: 400 });
+    try {
+      const creates = () => graced.gateway.calls.filter((c) => c === 'create').length;
+      graced.gateway.createFault = 'lost';
+      const first = await graced.call(
+        'POST',
+        '/payments',
+        card('4111111111111111'),
+        pinned('fault-b'),
+      );
+      assert.equal(first.status, 504);
+      assert.equal(first.body.code, 'gateway_timeout');
+      assert.match(first.body.message, /wait a moment.*not be charged twice/);
+      // The gateway may still be processing the lost create: no second attempt yet.
+      const early = await graced.call(
+        'POST',
+        '/payments',
+        card('4111111111111111'),
+        pinned('fault-b'),
+      );
+      assert.equal(early.status, 504);
+      assert.equal(creates(), 1);
+      await new Promise((r) => setTimeout(r, 450));
+      const retry = await graced.call(
+        'POST',
+        '/payments',
+        card('4111111111111111'),
+        pinned('fault-b'),
+      );
+      assert.equal(retry.body.status, 'approved');
+      assert.equal(creates(), 2);
+      assert.equal(
+        graced.gateway.charged().filter((t) => t.merchantReference.startsWith('fault-b-')).length,
+        1,
+      );
+    } finally {
+      await graced.close();
+    }
+  });
+
+  it('with no grace period, a create lost before processing is reported as not charged at once', async () => {
+    const eager = await startApp({ reconcileGraceMs: 0 });
+    try {
+      eager.gateway.createFault = 'lost';
+      const first = await eager.call(
+        'POST',
+        '/payments',
+        card('4111111111111111'),
+        pinned('fault-e'),
+      );
+      assert.equal(first.status, 504);
+      assert.match(first.body.message, /not charged/);
+      const retry = await eager.call(
+        'POST',
+        '/payments',
+        card('4111111111111111'),
+        pinned('fault-e'),
+      );
+      assert.equal(retry.body.status, 'approved');
+    } finally {
+      await eager.close();
+    }
   });
 
   it('while the outcome stays unknown, a retry does not charge again; once known it answers the result', async () => {

@@ -61,6 +61,7 @@ describe('createCheckout options', () => {
     assert.throws(build({ store: {} }), /`store.get` must be a function/);
     assert.throws(build({ bodyLimit: 'lots' }), /`bodyLimit`.*"16kb"/);
     assert.throws(build({ bodyLimit: 0 }), /`bodyLimit`/);
+    assert.throws(build({ reconcileGraceMs: -1 }), /`reconcileGraceMs`/);
     assert.throws(() => createCheckout(undefined as never), /options object is required/);
   });
 

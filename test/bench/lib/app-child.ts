@@ -77,6 +77,9 @@ if (mode === 'express') {
       reference: orderOf(req.headers['x-order']),
     }),
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    ...(process.env.RECONCILE_GRACE_MS
+      ? { reconcileGraceMs: Number(process.env.RECONCILE_GRACE_MS) }
+      : {}),
   });
 } else if (mode === 'express-route') {
   const app = express();

@@ -11,6 +11,8 @@ export interface OpenAttempt {
   pageOrigin: string;
   session: string;
   shopperId?: string;
+  /** When its create was sent (ms since the epoch); absent in records of older versions. */
+  openedAt?: number;
 }
 
 /** Order reference plus a random suffix, so a retry after a decline is a new gateway transaction (max 99). */
@@ -92,15 +94,25 @@ export async function markPaid(ctx: Context, order: string, reference: string): 
 
 /**
  * Asks the gateway what became of an attempt: a state when it exists, `null` when it was never
- * created (safe to retry), `undefined` when the gateway cannot tell us yet.
+ * created (safe to retry), `undefined` when the gateway cannot tell us yet. "Not found" within
+ * `reconcileGraceMs` of the create is `undefined`: the gateway may still be processing it.
  */
 export async function reconcileAttempt(
   ctx: Context,
-  merchantReference: string,
+  attempt: Pick<OpenAttempt, 'merchantReference' | 'openedAt'>,
 ): Promise<PaymentState | null | undefined> {
+  const { merchantReference } = attempt;
   try {
     const result = await (await ctx.gateway()).reconcile(merchantReference);
-    if (!result.found) return null;
+    if (!result.found) {
+      if (Date.now() - (attempt.openedAt ?? 0) < ctx.reconcileGraceMs) {
+        ctx.logger.info('payment not found yet; waiting before treating it as never created', {
+          merchantReference,
+        });
+        return undefined;
+      }
+      return null;
+    }
     // A payment stuck before 3-D Secure lost its challenge data with the timeout; it will expire uncharged.
     return (
       stateFromLookup(result.record) ?? {

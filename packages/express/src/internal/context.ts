@@ -22,6 +22,7 @@ export interface Context {
   methods: PaymentMethodName[];
   webhookSecret: string | undefined;
   sessionTtlMs: number;
+  reconcileGraceMs: number;
   recordTtlMs: number;
   rateLimit: false | { windowMs: number; perIp: number; perShopper: number };
 }
@@ -46,6 +47,7 @@ export function createContext(options: CheckoutOptions): Context {
     methods: options.methods ?? ['card'],
     webhookSecret: options.webhookSecret ?? credentials?.secret,
     sessionTtlMs: options.sessionTtlMs ?? 30 * 60_000,
+    reconcileGraceMs: options.reconcileGraceMs ?? 60_000,
     recordTtlMs: 24 * 60 * 60_000,
     rateLimit:
       options.rateLimit === false

@@ -22,6 +22,7 @@ const KNOWN_KEYS = [
   'environment',
   'bodyLimit',
   'sessionTtlMs',
+  'reconcileGraceMs',
 ] as const;
 
 // Aliases people type from other SDKs, beyond what edit distance finds.
@@ -143,6 +144,7 @@ const schema = z.strictObject({
     })
     .optional(),
   sessionTtlMs: z.number().int().min(60_000).optional(),
+  reconcileGraceMs: z.number().int().min(0).optional(),
 });
 
 /** Checks the options once, at setup, and throws a TypeError that says exactly what is wrong. */

@@ -52,7 +52,7 @@ async function resolveOpenAttempts(
   const stillOpen: OpenAttempt[] = [];
   let found: PaymentState | undefined;
   for (const attempt of open) {
-    const state = await reconcileAttempt(ctx, attempt.merchantReference);
+    const state = await reconcileAttempt(ctx, attempt);
     if (state === undefined) stillOpen.push(attempt);
     else if (state && state.reference) {
       await settle(ctx, {
@@ -127,6 +127,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
       pageOrigin,
       session,
       ...(shopperId ? { shopperId } : {}),
+      openedAt: Date.now(),
     };
     // Recorded before the call, so a crash or timeout leaves something to reconcile.
     await openAttempt(ctx, order.reference, attempt, stillOpen);
@@ -147,7 +148,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
       const failure = classifyGatewayError(error);
       if (failure.kind === 'outcome_unknown') {
         ctx.logger.warn('payment create got no answer; reconciling', { merchantReference });
-        const state = await reconcileAttempt(ctx, merchantReference);
+        const state = await reconcileAttempt(ctx, attempt);
         if (state === undefined) return TIMEOUT_STATE;
         await closeAttempt(ctx, order.reference, merchantReference, stillOpen);
         if (state === null)
