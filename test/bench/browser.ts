@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
 import { elements, ensureElementsBuilt } from './lib/elements-build.js';
 import { FLOOR_SOURCE } from './lib/floor.js';
 import { quantile } from './lib/pool.js';
@@ -132,18 +133,7 @@ export async function benchBrowser() {
   ensureElementsBuilt();
   const server = await serve();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const pg: { interactive: number; submitted?: number }[] = [];
     const floor: { interactive: number }[] = [];

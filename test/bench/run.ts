@@ -8,7 +8,7 @@ import { benchBrowser } from './browser.js';
 import { startChild } from './lib/child.js';
 import { machine } from './lib/machine.js';
 import { table } from './lib/pool.js';
-import { benchOverhead } from './overhead.js';
+import { benchOverhead, type Load } from './overhead.js';
 import { benchSandbox, type SandboxReady } from './sandbox-bench.js';
 import { benchSigning } from './signing.js';
 import { benchStores } from './store-bench.js';
@@ -55,37 +55,30 @@ try {
     console.log(
       '## Middleware overhead (card payment 4111…1111 through the sandbox; medians of alternating rounds)\n',
     );
+    const row = (connections: number, route: string, load: Load, versus = '') => [
+      connections,
+      route,
+      fmt(load.rps),
+      fmt(load.p50, 2),
+      fmt(load.p99, 2),
+      fmt(load.cpuMs, 2),
+      load.bad,
+      versus,
+    ];
     const rows = levels.flatMap((l) => [
-      [
-        l.connections,
-        'bare node:http + GatewayClient (floor)',
-        fmt(l.bare.rps),
-        fmt(l.bare.p50, 2),
-        fmt(l.bare.p99, 2),
-        fmt(l.bare.cpuMs, 2),
-        l.bare.bad,
-        '',
-      ],
-      [
+      row(l.connections, 'bare node:http + GatewayClient (floor)', l.bare),
+      row(
         l.connections,
         'plain Express route + GatewayClient (reference)',
-        fmt(l.expressRoute.rps),
-        fmt(l.expressRoute.p50, 2),
-        fmt(l.expressRoute.p99, 2),
-        fmt(l.expressRoute.cpuMs, 2),
-        l.expressRoute.bad,
+        l.expressRoute,
         `${fmt(l.expressRouteRatio, 2)} / +${fmt(l.expressRouteAddedP50, 2)} ms`,
-      ],
-      [
+      ),
+      row(
         l.connections,
         'createCheckout (express)',
-        fmt(l.express.rps),
-        fmt(l.express.p50, 2),
-        fmt(l.express.p99, 2),
-        fmt(l.express.cpuMs, 2),
-        l.express.bad,
+        l.express,
         `${fmt(l.ratio, 2)} / +${fmt(l.addedP50, 2)} ms`,
-      ],
+      ),
     ]);
     table(
       [

@@ -9,62 +9,43 @@ before(async () => {
 after(() => app.close());
 
 const pinned = (order: string) => ({ headers: { 'x-test-order': order } });
+/** The shopper pays the pinned order with the approving visa. */
+const payVisa = (target: TestApp, order: string) =>
+  target.call('POST', '/payments', card('4111111111111111'), pinned(order));
+/** Create calls the gateway has received. */
+const creates = (target: TestApp) => target.gateway.calls.filter((c) => c === 'create').length;
+/** Charged gateway transactions of one order (merchant references are `{order}-{random}`). */
+const chargesOf = (target: TestApp, order: string) =>
+  target.gateway.charged().filter((t) => t.merchantReference.startsWith(`${order}-`)).length;
 
 describe('gateway faults on payment create', () => {
   it('processed-then-timeout is reconciled: the shopper sees approved, charged once', async () => {
     app.gateway.createFault = 'processed';
-    const { status, body } = await app.call(
-      'POST',
-      '/payments',
-      card('4111111111111111'),
-      pinned('fault-a'),
-    );
+    const { status, body } = await payVisa(app, 'fault-a');
     assert.equal(status, 200);
     assert.equal(body.status, 'approved');
-    const again = await app.call('POST', '/payments', card('4111111111111111'), pinned('fault-a'));
+    const again = await payVisa(app, 'fault-a');
     assert.equal(again.body.reference, body.reference);
-    assert.equal(
-      app.gateway.charged().filter((t) => t.merchantReference.startsWith('fault-a-')).length,
-      1,
-    );
+    assert.equal(chargesOf(app, 'fault-a'), 1);
   });
 
   it('lost before processing: "not found" counts as unknown for the grace period, then the retry pays once', async () => {
     const graced = await startApp({ reconcileGraceMs: 400 });
     try {
-      const creates = () => graced.gateway.calls.filter((c) => c === 'create').length;
       graced.gateway.createFault = 'lost';
-      const first = await graced.call(
-        'POST',
-        '/payments',
-        card('4111111111111111'),
-        pinned('fault-b'),
-      );
+      const first = await payVisa(graced, 'fault-b');
       assert.equal(first.status, 504);
       assert.equal(first.body.code, 'gateway_timeout');
       assert.match(first.body.message, /wait a moment.*not be charged twice/);
       // The gateway may still be processing the lost create: no second attempt yet.
-      const early = await graced.call(
-        'POST',
-        '/payments',
-        card('4111111111111111'),
-        pinned('fault-b'),
-      );
+      const early = await payVisa(graced, 'fault-b');
       assert.equal(early.status, 504);
-      assert.equal(creates(), 1);
+      assert.equal(creates(graced), 1);
       await new Promise((r) => setTimeout(r, 450));
-      const retry = await graced.call(
-        'POST',
-        '/payments',
-        card('4111111111111111'),
-        pinned('fault-b'),
-      );
+      const retry = await payVisa(graced, 'fault-b');
       assert.equal(retry.body.status, 'approved');
-      assert.equal(creates(), 2);
-      assert.equal(
-        graced.gateway.charged().filter((t) => t.merchantReference.startsWith('fault-b-')).length,
-        1,
-      );
+      assert.equal(creates(graced), 2);
+      assert.equal(chargesOf(graced, 'fault-b'), 1);
     } finally {
       await graced.close();
     }
@@ -74,20 +55,10 @@ describe('gateway faults on payment create', () => {
     const eager = await startApp({ reconcileGraceMs: 0 });
     try {
       eager.gateway.createFault = 'lost';
-      const first = await eager.call(
-        'POST',
-        '/payments',
-        card('4111111111111111'),
-        pinned('fault-e'),
-      );
+      const first = await payVisa(eager, 'fault-f');
       assert.equal(first.status, 504);
       assert.match(first.body.message, /not charged/);
-      const retry = await eager.call(
-        'POST',
-        '/payments',
-        card('4111111111111111'),
-        pinned('fault-e'),
-      );
+      const retry = await payVisa(eager, 'fault-f');
       assert.equal(retry.body.status, 'approved');
     } finally {
       await eager.close();
@@ -97,25 +68,17 @@ describe('gateway faults on payment create', () => {
   it('while the outcome stays unknown, a retry does not charge again; once known it answers the result', async () => {
     app.gateway.createFault = 'processed';
     app.gateway.reconcileDown = true;
-    const first = await app.call('POST', '/payments', card('4111111111111111'), pinned('fault-c'));
+    const first = await payVisa(app, 'fault-c');
     assert.equal(first.status, 504);
-    const creates = app.gateway.calls.filter((c) => c === 'create').length;
-    const blocked = await app.call(
-      'POST',
-      '/payments',
-      card('4111111111111111'),
-      pinned('fault-c'),
-    );
+    const before = creates(app);
+    const blocked = await payVisa(app, 'fault-c');
     assert.equal(blocked.status, 504);
-    assert.equal(app.gateway.calls.filter((c) => c === 'create').length, creates);
+    assert.equal(creates(app), before);
     app.gateway.reconcileDown = false;
-    const known = await app.call('POST', '/payments', card('4111111111111111'), pinned('fault-c'));
+    const known = await payVisa(app, 'fault-c');
     assert.equal(known.body.status, 'approved');
-    assert.equal(app.gateway.calls.filter((c) => c === 'create').length, creates);
-    assert.equal(
-      app.gateway.charged().filter((t) => t.merchantReference.startsWith('fault-c-')).length,
-      1,
-    );
+    assert.equal(creates(app), before);
+    assert.equal(chargesOf(app, 'fault-c'), 1);
   });
 
   it('a retry after a decline is a new gateway transaction with a new merchant reference', async () => {
@@ -126,12 +89,7 @@ describe('gateway faults on payment create', () => {
       pinned('fault-d'),
     );
     assert.equal(declined.body.status, 'declined');
-    const approved = await app.call(
-      'POST',
-      '/payments',
-      card('4111111111111111'),
-      pinned('fault-d'),
-    );
+    const approved = await payVisa(app, 'fault-d');
     assert.equal(approved.body.status, 'approved');
     const refs = [...app.gateway.txns.values()]
       .filter((t) => t.merchantReference.startsWith('fault-d-'))
@@ -140,18 +98,11 @@ describe('gateway faults on payment create', () => {
   });
 
   it('concurrent double submits of one order charge once', async () => {
-    const answers = await Promise.all(
-      [1, 2, 3].map(() =>
-        app.call('POST', '/payments', card('4111111111111111'), pinned('fault-e')),
-      ),
-    );
+    const answers = await Promise.all([1, 2, 3].map(() => payVisa(app, 'fault-e')));
     const statuses = answers.map((a) => a.status).sort();
     assert.ok(statuses.includes(200));
     for (const a of answers)
       assert.ok(a.status === 200 || (a.status === 409 && a.body.code === 'conflict'));
-    assert.equal(
-      app.gateway.charged().filter((t) => t.merchantReference.startsWith('fault-e-')).length,
-      1,
-    );
+    assert.equal(chargesOf(app, 'fault-e'), 1);
   });
 });

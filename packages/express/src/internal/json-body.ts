@@ -76,7 +76,7 @@ export function jsonBody(limit: number): RequestHandler {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
-      req.off('aborted', onAborted);
+      req.off('aborted', onError);
       if (error) {
         // Let the rest of the body drain so the answer reaches the client on a healthy socket.
         req.resume();
@@ -110,10 +110,9 @@ export function jsonBody(limit: number): RequestHandler {
     };
     const onError = () =>
       finish(new CheckoutError(400, 'invalid_request', 'The request was aborted.'));
-    const onAborted = onError;
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
-    req.on('aborted', onAborted);
+    req.on('aborted', onError);
   };
 }
