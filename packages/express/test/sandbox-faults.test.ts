@@ -32,19 +32,23 @@ const visa = {
   screenHeight: 800,
 };
 
-async function faultOnce(kind: string, order: string) {
-  await app.sandbox('/_sandbox/faults', {
-    rate: 1,
-    kinds: [kind],
-    paths: ['/pg/api/v2/payment/create'],
-    holdMs: 1_500,
-  });
+/** Runs `action` while the sandbox injects `faults` into every matching call, then turns them off. */
+async function withFaults<T>(
+  faults: { kinds: string[]; paths?: string[]; holdMs?: number },
+  action: () => Promise<T>,
+): Promise<T> {
+  await app.sandbox('/_sandbox/faults', { rate: 1, ...faults });
   try {
-    return await app.post('/payments', visa, { 'x-order': order });
+    return await action();
   } finally {
     await app.sandbox('/_sandbox/faults', { rate: 0 });
   }
 }
+
+const faultOnce = (kind: string, order: string) =>
+  withFaults({ kinds: [kind], paths: ['/pg/api/v2/payment/create'], holdMs: 1_500 }, () =>
+    app.post('/payments', visa, { 'x-order': order }),
+  );
 
 describe('gateway faults on create, through the sandbox', () => {
   for (const kind of ['timeout', 'reset', 'malformed']) {
@@ -83,16 +87,12 @@ describe('gateway faults on create, through the sandbox', () => {
 
   it('lookups failing too: the outcome stays unknown and no second payment is made until it is known', async () => {
     const order = `fault-dark-${Date.now()}`;
-    await app.sandbox('/_sandbox/faults', { rate: 1, kinds: ['reset'], holdMs: 1_500 });
-    let first;
-    try {
-      first = await app.post('/payments', visa, { 'x-order': order });
+    await withFaults({ kinds: ['reset'], holdMs: 1_500 }, async () => {
+      const first = await app.post('/payments', visa, { 'x-order': order });
       assert.equal(first.status, 504);
       const blocked = await app.post('/payments', visa, { 'x-order': order });
       assert.equal(blocked.status, 504);
-    } finally {
-      await app.sandbox('/_sandbox/faults', { rate: 0 });
-    }
+    });
     const known = await app.post('/payments', visa, { 'x-order': order });
     assert.equal(known.body.status, 'approved');
     assert.deepEqual(
@@ -110,18 +110,10 @@ describe('gateway faults on 3-D Secure confirm, through the sandbox', () => {
         card: { ...visa.card, number: '4000000000003055' },
       });
       assert.equal(created.body.threeDS.step, 'challenge');
-      await app.sandbox('/_sandbox/faults', {
-        rate: 1,
-        kinds: [kind],
-        paths: ['/pg/api/v2/payment/*/confirm'],
-        holdMs: 1_500,
-      });
-      let page;
-      try {
-        page = await completeChallenge(created.body.threeDS, '1234');
-      } finally {
-        await app.sandbox('/_sandbox/faults', { rate: 0 });
-      }
+      const page = await withFaults(
+        { kinds: [kind], paths: ['/pg/api/v2/payment/*/confirm'], holdMs: 1_500 },
+        () => completeChallenge(created.body.threeDS, '1234'),
+      );
       assert.equal(page.status, 200);
       assert.match(page.html, /3ds-complete/);
       const status = await app.get(`/payments/${created.body.reference}`);
@@ -139,17 +131,9 @@ describe('gateway faults on Step 2 confirm, through the sandbox', () => {
   it('5xx (not processed): the component retries Step 2 and the flow goes on', async () => {
     const created = await app.post('/payments', v2);
     await runMethodStep(created.body.threeDS.methodUrl);
-    await app.sandbox('/_sandbox/faults', {
-      rate: 1,
-      kinds: ['5xx'],
-      paths: ['/pg/api/v2/payment/3dsv2'],
-    });
-    let first;
-    try {
-      first = await app.post(created.body.threeDS.confirmUrl, {});
-    } finally {
-      await app.sandbox('/_sandbox/faults', { rate: 0 });
-    }
+    const first = await withFaults({ kinds: ['5xx'], paths: ['/pg/api/v2/payment/3dsv2'] }, () =>
+      app.post(created.body.threeDS.confirmUrl, {}),
+    );
     assert.equal(first.status, 504);
     const retry = await app.post(created.body.threeDS.confirmUrl, {});
     assert.equal(retry.body.threeDS.step, 'challenge');
@@ -158,18 +142,10 @@ describe('gateway faults on Step 2 confirm, through the sandbox', () => {
   it('timeout (processed, answer lost): the retry says "not charged, try again", never a false decline', async () => {
     const created = await app.post('/payments', v2);
     await runMethodStep(created.body.threeDS.methodUrl);
-    await app.sandbox('/_sandbox/faults', {
-      rate: 1,
-      kinds: ['timeout'],
-      paths: ['/pg/api/v2/payment/3dsv2'],
-      holdMs: 1_500,
-    });
-    let first;
-    try {
-      first = await app.post(created.body.threeDS.confirmUrl, {});
-    } finally {
-      await app.sandbox('/_sandbox/faults', { rate: 0 });
-    }
+    const first = await withFaults(
+      { kinds: ['timeout'], paths: ['/pg/api/v2/payment/3dsv2'], holdMs: 1_500 },
+      () => app.post(created.body.threeDS.confirmUrl, {}),
+    );
     assert.equal(first.status, 504);
     const retry = await app.post(created.body.threeDS.confirmUrl, {});
     assert.equal(retry.status, 504);
