@@ -1,5 +1,5 @@
 import { CheckoutError } from '../errors.js';
-import { assertKeyAndTtl, type CheckoutStore } from './store.js';
+import { assertKeyAndTtl, assertWrites, type CheckoutStore, type StoreWrite } from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
@@ -75,6 +75,36 @@ export class MemoryStore implements CheckoutStore {
     return count;
   }
 
+  async lockAndGet(
+    lockKey: string,
+    lockTtlMs: number,
+    key: string,
+  ): Promise<{ locked: true; value: string | undefined } | { locked: false }> {
+    assertKeyAndTtl(lockKey, lockTtlMs);
+    assertKeyAndTtl(key);
+    if (this.#live(lockKey)) return { locked: false };
+    this.#write(lockKey, '1', lockTtlMs);
+    return { locked: true, value: this.#live(key)?.value };
+  }
+
+  async writeAll(ops: readonly StoreWrite[]): Promise<void> {
+    assertWrites(ops);
+    // All or nothing: make room for the net number of new keys before applying any operation.
+    const present = new Map<string, boolean>();
+    let added = 0;
+    for (const op of ops) {
+      const before = present.get(op.key) ?? this.#live(op.key) !== undefined;
+      const after = !('delete' in op);
+      present.set(op.key, after);
+      added += Number(after) - Number(before);
+    }
+    this.#reserve(added);
+    for (const op of ops) {
+      if ('delete' in op) this.#entries.delete(op.key);
+      else this.#entries.set(op.key, { value: op.value, expiresAt: this.#now() + op.ttlMs });
+    }
+  }
+
   #live(key: string): Entry | undefined {
     const entry = this.#entries.get(key);
     if (entry && entry.expiresAt <= this.#now()) {
@@ -85,10 +115,15 @@ export class MemoryStore implements CheckoutStore {
   }
 
   #write(key: string, value: string, ttlMs: number): void {
-    const replacing = this.#entries.has(key);
-    if (!replacing && this.#entries.size >= this.#maxEntries) {
+    if (!this.#entries.has(key)) this.#reserve(1);
+    this.#entries.set(key, { value, expiresAt: this.#now() + ttlMs });
+  }
+
+  /** Throws the 503 when `count` more entries would not fit. */
+  #reserve(count: number): void {
+    if (count > 0 && this.#entries.size + count > this.#maxEntries) {
       this.#sweep();
-      if (this.#entries.size >= this.#maxEntries) {
+      if (this.#entries.size + count > this.#maxEntries) {
         throw new CheckoutError(
           503,
           'service_busy',
@@ -97,7 +132,6 @@ export class MemoryStore implements CheckoutStore {
         );
       }
     }
-    this.#entries.set(key, { value, expiresAt: this.#now() + ttlMs });
   }
 
   #sweep(): void {

@@ -1,30 +1,79 @@
+import { createHash } from 'node:crypto';
 import type { Redis, Cluster } from 'ioredis';
-import { assertKeyAndTtl, type CheckoutStore } from './store.js';
+import { assertKeyAndTtl, assertWrites, type CheckoutStore, type StoreWrite } from './store.js';
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {
-  /** A connected ioredis client (or cluster); the store never closes it. Required. */
+  /**
+   * A connected ioredis client: a `Redis` (one server, or a primary found through Sentinel) or a
+   * `Cluster`. The store never closes it. Required.
+   */
   client: Redis | Cluster;
-  /** Prefix of every key, so several shops can share one Redis. Default `'pg-checkout:'`. */
+  /**
+   * Prefix of every key, so several shops can share one Redis. It may not contain `{` or `}`: the
+   * middleware's keys carry their own Cluster hash tags. Default `'pg-checkout:'`.
+   */
   prefix?: string;
 }
 
-// INCR and PEXPIRE in one script, so a crash between them cannot leave a counter that never expires.
-const INCREMENT_SCRIPT = `local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n`;
+/** A Lua script sent once per server with EVAL, then called by its SHA1. */
+interface Script {
+  source: string;
+  sha: string;
+}
 
-/** Store over Redis (ioredis), for several app instances sharing 3-D Secure sessions and limits. */
+function script(source: string): Script {
+  return { source, sha: createHash('sha1').update(source).digest('hex') };
+}
+
+// INCR and PEXPIRE in one script, so a crash between them cannot leave a counter that never expires.
+const INCREMENT = script(`local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n`);
+
+// nil when the lock is taken; {value} (value nil when absent) when this call won it.
+const LOCK_AND_GET =
+  script(`if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return false end
+return {redis.call('GET', KEYS[2])}`);
+
+// ARGV holds a (ttl, value) pair per key; an empty ttl deletes the key.
+const WRITE_ALL = script(`for i, key in ipairs(KEYS) do
+  local ttl = ARGV[2 * i - 1]
+  if ttl == '' then redis.call('DEL', key) else redis.call('SET', key, ARGV[2 * i], 'PX', ttl) end
+end
+return #KEYS`);
+
+/** The part of a key Redis Cluster hashes: the first non-empty `{...}`, else the whole key. */
+export function hashTag(key: string): string {
+  const open = key.indexOf('{');
+  if (open === -1) return key;
+  const close = key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
+/**
+ * Store over Redis (ioredis), for several app instances sharing 3-D Secure sessions and limits.
+ * Works on one Redis, on a primary behind Sentinel and on a Redis Cluster: every multi-key call
+ * is one script (EVALSHA) on the node that owns the keys' hash tag.
+ */
 export class RedisStore implements CheckoutStore {
   readonly #client: Redis | Cluster;
   readonly #prefix: string;
+  readonly #cluster: boolean;
 
   constructor(options: RedisStoreOptions) {
     if (!options || typeof options.client?.set !== 'function') {
       throw new TypeError('RedisStore needs `client`, an ioredis instance');
     }
+    const prefix = options.prefix ?? 'pg-checkout:';
+    if (typeof prefix !== 'string' || /[{}]/.test(prefix)) {
+      throw new TypeError(
+        `RedisStore prefix must be a string without { or } (keys carry their own Cluster hash tags), got ${JSON.stringify(prefix)}`,
+      );
+    }
     this.#client = options.client;
-    this.#prefix = options.prefix ?? 'pg-checkout:';
+    this.#prefix = prefix;
+    this.#cluster = options.client.isCluster === true;
   }
 
   async get(key: string): Promise<string | undefined> {
@@ -49,6 +98,61 @@ export class RedisStore implements CheckoutStore {
 
   async increment(key: string, ttlMs: number): Promise<number> {
     assertKeyAndTtl(key, ttlMs);
-    return Number(await this.#client.eval(INCREMENT_SCRIPT, 1, this.#prefix + key, String(ttlMs)));
+    return Number(await this.#run(INCREMENT, [this.#prefix + key], [String(ttlMs)]));
+  }
+
+  async lockAndGet(
+    lockKey: string,
+    lockTtlMs: number,
+    key: string,
+  ): Promise<{ locked: true; value: string | undefined } | { locked: false }> {
+    assertKeyAndTtl(lockKey, lockTtlMs);
+    assertKeyAndTtl(key);
+    const keys = [this.#prefix + lockKey, this.#prefix + key];
+    if (this.#cluster && hashTag(keys[0]!) !== hashTag(keys[1]!)) {
+      // Different slots cannot share a script; claiming first and reading after is the same contract.
+      if ((await this.#client.set(keys[0]!, '1', 'PX', lockTtlMs, 'NX')) !== 'OK') {
+        return { locked: false };
+      }
+      return { locked: true, value: (await this.#client.get(keys[1]!)) ?? undefined };
+    }
+    const reply = (await this.#run(LOCK_AND_GET, keys, [String(lockTtlMs)])) as
+      [string | null] | null;
+    return reply ? { locked: true, value: reply[0] ?? undefined } : { locked: false };
+  }
+
+  async writeAll(ops: readonly StoreWrite[]): Promise<void> {
+    assertWrites(ops);
+    if (ops.length === 0) return;
+    // On a Cluster each hash tag is one script on its node (atomic per tag); elsewhere one script.
+    const groups = new Map<string, StoreWrite[]>();
+    for (const op of ops) {
+      const tag = this.#cluster ? hashTag(this.#prefix + op.key) : '';
+      const group = groups.get(tag);
+      if (group) group.push(op);
+      else groups.set(tag, [op]);
+    }
+    await Promise.all([...groups.values()].map((group) => this.#writeGroup(group)));
+  }
+
+  async #writeGroup(ops: StoreWrite[]): Promise<void> {
+    const keys: string[] = [];
+    const args: string[] = [];
+    for (const op of ops) {
+      keys.push(this.#prefix + op.key);
+      if ('delete' in op) args.push('', '');
+      else args.push(String(op.ttlMs), op.value);
+    }
+    await this.#run(WRITE_ALL, keys, args);
+  }
+
+  /** EVALSHA; after a NOSCRIPT (new server, failover, SCRIPT FLUSH) one EVAL loads it again. */
+  async #run(script: Script, keys: string[], args: string[]): Promise<unknown> {
+    try {
+      return await this.#client.evalsha(script.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return this.#client.eval(script.source, keys.length, ...keys, ...args);
+    }
   }
 }

@@ -3,6 +3,10 @@
  * de-duplication and rate-limit counters. Values are strings (JSON); every key expires.
  * Use {@link MemoryStore} for one process and {@link RedisStore} when several instances
  * serve the same shop.
+ *
+ * Keys given to one {@link CheckoutStore.lockAndGet} or {@link CheckoutStore.writeAll} call share a
+ * Redis Cluster hash tag (`{o:<order>}:<name>`, `{p:<reference>}:<name>`), so a store can run the
+ * call as one script on one node.
  */
 export interface CheckoutStore {
   /** The value under `key`, or `undefined` when absent or expired. */
@@ -15,7 +19,19 @@ export interface CheckoutStore {
   delete(key: string): Promise<void>;
   /** Adds one to the counter under `key` (created at 1, expiring `ttlMs` after creation); returns the new count. */
   increment(key: string, ttlMs: number): Promise<number>;
+  /** Atomically claims lockKey (like SET NX PX) and, only when won, reads key. */
+  lockAndGet(
+    lockKey: string,
+    lockTtlMs: number,
+    key: string,
+  ): Promise<{ locked: true; value: string | undefined } | { locked: false }>;
+  /** Applies the writes and deletes together (MULTI or one script on Redis). */
+  writeAll(ops: readonly StoreWrite[]): Promise<void>;
 }
+
+/** One operation of {@link CheckoutStore.writeAll}: a write with its TTL, or a delete. */
+export type StoreWrite =
+  { key: string; value: string; ttlMs: number } | { key: string; delete: true };
 
 /** Throws a clear error for a key or TTL no store should accept. */
 export function assertKeyAndTtl(key: string, ttlMs?: number): void {
@@ -24,5 +40,21 @@ export function assertKeyAndTtl(key: string, ttlMs?: number): void {
   }
   if (ttlMs !== undefined && (!Number.isInteger(ttlMs) || ttlMs <= 0)) {
     throw new TypeError(`store ttlMs must be a positive integer, got ${String(ttlMs)}`);
+  }
+}
+
+/** Checks every operation of a {@link CheckoutStore.writeAll} call before any of them is applied. */
+export function assertWrites(ops: readonly StoreWrite[]): void {
+  if (!Array.isArray(ops)) throw new TypeError('writeAll takes an array of operations');
+  for (const op of ops) {
+    if ('delete' in op && op.delete === true) {
+      assertKeyAndTtl(op.key);
+    } else {
+      const write = op as { key: string; value: unknown; ttlMs: number };
+      assertKeyAndTtl(write.key, write.ttlMs);
+      if (typeof write.value !== 'string') {
+        throw new TypeError(`store value must be a string (key ${write.key})`);
+      }
+    }
   }
 }

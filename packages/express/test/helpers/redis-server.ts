@@ -85,3 +85,26 @@ export async function startRedis(): Promise<TestRedis> {
     },
   };
 }
+
+/** Calls per command from `INFO commandstats` (commands run inside scripts count too). */
+export async function commandCalls(client: Redis): Promise<Record<string, number>> {
+  const info = await client.info('commandstats');
+  const calls: Record<string, number> = {};
+  for (const match of info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+    calls[match[1]!] = Number(match[2]);
+  }
+  return calls;
+}
+
+/** What changed between two {@link commandCalls} readings, leaving out the reading itself. */
+export function callsBetween(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, number> {
+  const delta: Record<string, number> = {};
+  for (const [name, count] of Object.entries(after)) {
+    const n = count - (before[name] ?? 0) - (name === 'info' ? 1 : 0);
+    if (n > 0) delta[name] = n;
+  }
+  return delta;
+}

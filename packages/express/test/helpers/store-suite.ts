@@ -76,11 +76,104 @@ export function storeSuite(name: string, make: () => CheckoutStore): void {
       assert.equal(await store.increment(k, 60), 1);
     });
 
+    it('lockAndGet claims the lock and reads the key only for the winner', async () => {
+      const store = make();
+      const order = `{o:${encodeURIComponent(`order ${key()}`)}}`;
+      assert.deepEqual(await store.lockAndGet(`${order}:lock`, 10_000, `${order}:ledger`), {
+        locked: true,
+        value: undefined,
+      });
+      await store.set(`${order}:ledger`, '{"next":2}', 10_000);
+      assert.deepEqual(await store.lockAndGet(`${order}:lock`, 10_000, `${order}:ledger`), {
+        locked: false,
+      });
+      assert.equal(
+        await store.setIfAbsent(`${order}:lock`, 'x', 10_000),
+        false,
+        'the lock is an ordinary key others can see',
+      );
+      await store.delete(`${order}:lock`);
+      assert.deepEqual(await store.lockAndGet(`${order}:lock`, 10_000, `${order}:ledger`), {
+        locked: true,
+        value: '{"next":2}',
+      });
+    });
+
+    it('lockAndGet lets exactly one concurrent claimer win, and the lock expires', async () => {
+      const store = make();
+      const order = `{o:${key()}}`;
+      await store.set(`${order}:ledger`, 'L', 10_000);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => store.lockAndGet(`${order}:lock`, 40, `${order}:ledger`)),
+      );
+      const won = results.filter((r) => r.locked);
+      assert.equal(won.length, 1);
+      assert.deepEqual(won[0], { locked: true, value: 'L' });
+      await sleep(80);
+      assert.deepEqual(await store.lockAndGet(`${order}:lock`, 40, `${order}:ledger`), {
+        locked: true,
+        value: 'L',
+      });
+    });
+
+    it('writeAll applies writes and deletes together, each write with its own ttl', async () => {
+      const store = make();
+      const tag = `{p:SB${key()}}`;
+      await store.set(`${tag}:lock`, '1', 10_000);
+      await store.set(`${tag}:state`, 'old', 10_000);
+      await store.writeAll([
+        { key: `${tag}:state`, value: 'new', ttlMs: 10_000 },
+        { key: `${tag}:short`, value: 's', ttlMs: 40 },
+        { key: `${tag}:lock`, delete: true },
+        { key: `${tag}:never-there`, delete: true },
+      ]);
+      assert.equal(await store.get(`${tag}:state`), 'new');
+      assert.equal(await store.get(`${tag}:short`), 's');
+      assert.equal(await store.get(`${tag}:lock`), undefined);
+      await sleep(80);
+      assert.equal(await store.get(`${tag}:short`), undefined, 'the short write expired');
+      assert.equal(await store.get(`${tag}:state`), 'new');
+      await store.writeAll([]);
+    });
+
+    it('writeAll applies operations in order, so a later one on the same key wins', async () => {
+      const store = make();
+      const tag = `{o:${key()}}`;
+      await store.writeAll([
+        { key: `${tag}:a`, value: '1', ttlMs: 10_000 },
+        { key: `${tag}:a`, delete: true },
+        { key: `${tag}:b`, delete: true },
+        { key: `${tag}:b`, value: '2', ttlMs: 10_000 },
+      ]);
+      assert.equal(await store.get(`${tag}:a`), undefined);
+      assert.equal(await store.get(`${tag}:b`), '2');
+    });
+
+    it('writeAll checks every operation first and applies none when one is invalid', async () => {
+      const store = make();
+      const tag = `{o:${key()}}`;
+      await assert.rejects(
+        store.writeAll([
+          { key: `${tag}:a`, value: '1', ttlMs: 10_000 },
+          { key: `${tag}:b`, value: '2', ttlMs: 0 },
+        ]),
+        /ttlMs must be a positive integer/,
+      );
+      await assert.rejects(
+        store.writeAll([{ key: `${tag}:a`, value: 1 as unknown as string, ttlMs: 10_000 }]),
+        /value must be a string/,
+      );
+      assert.equal(await store.get(`${tag}:a`), undefined);
+    });
+
     it('refuses empty keys and non-positive ttls with a clear error', async () => {
       const store = make();
       await assert.rejects(store.get(''), /store key must be a non-empty string/);
       await assert.rejects(store.set(key(), 'v', 0), /ttlMs must be a positive integer/);
       await assert.rejects(store.increment(key(), 1.5), /ttlMs must be a positive integer/);
+      await assert.rejects(store.lockAndGet(key(), 0, key()), /ttlMs must be a positive integer/);
+      await assert.rejects(store.lockAndGet(key(), 10, ''), /store key must be a non-empty/);
+      await assert.rejects(store.writeAll([{ key: '', delete: true }]), /non-empty string/);
     });
   });
 }
