@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { CheckoutError, MemoryStore } from '../src/index.js';
+import { CheckoutError } from '../src/errors.js';
+import { MemoryStore } from '../src/stores/memory.js';
 import { storeSuite } from './helpers/store-suite.js';
 
 storeSuite('MemoryStore', () => new MemoryStore());

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CheckoutStore } from '../../src/index.js';
+import type { CheckoutStore } from '../../src/stores/store.js';
 
 /** The one behaviour every CheckoutStore must have; run against each implementation. */
 export function storeSuite(name: string, make: () => CheckoutStore): void {
