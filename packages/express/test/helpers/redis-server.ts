@@ -1,17 +1,39 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 
 /** A throwaway redis-server on a free port, for tests. */
 export interface TestRedis {
   port: number;
   /** A new connected client; all are closed by `stop()`. */
-  client(): Redis;
+  client(options?: RedisOptions): Redis;
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A redis-server (or sentinel) process started by a test, killed by `stop()` or when the test process exits. */
+export interface RedisProcess {
+  port: number;
+  child: ChildProcess;
+  /** SIGKILL: the way a crashed primary goes away. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+// A test that fails before its after hook still leaves no server behind.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export function redisBinary(): string {
+  return (
+    process.env.REDIS_SERVER ??
+    (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server')
+  );
+}
+
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -24,8 +46,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitForPing(port: number): Promise<void> {
-  const deadline = Date.now() + 5_000;
+export async function waitForPing(port: number, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     const probe = new Redis({
       port,
@@ -48,40 +70,69 @@ async function waitForPing(port: number): Promise<void> {
   }
 }
 
-export async function startRedis(): Promise<TestRedis> {
-  const binary =
-    process.env.REDIS_SERVER ??
-    (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server');
-  const port = await freePort();
-  const child: ChildProcess = spawn(
+/**
+ * Starts `redis-server` on 127.0.0.1:`port` with no persistence; `args` come first (a config file
+ * path for a sentinel) and `extra` after the defaults.
+ */
+export async function spawnRedis(
+  port: number,
+  extra: string[] = [],
+  args: string[] = [],
+): Promise<RedisProcess> {
+  const binary = redisBinary();
+  const child = spawn(
     binary,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
+    [
+      ...args,
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      ...extra,
+    ],
+    { stdio: 'ignore' },
   );
-  const clients: Redis[] = [];
-  const failed = new Promise<never>((_, reject) =>
+  running.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => running.delete(child));
+  const failed = new Promise<never>((_, reject) => {
     child.once('error', (error) =>
       reject(new Error(`cannot start ${binary}: ${error.message} (set REDIS_SERVER)`)),
-    ),
-  );
-  await Promise.race([waitForPing(port), failed]);
+    );
+    child.once('exit', (code) => reject(new Error(`${binary} exited at once (code ${code})`)));
+  });
   failed.catch(() => undefined);
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  try {
+    await Promise.race([waitForPing(port), failed]);
+  } catch (error) {
+    await end('SIGKILL');
+    throw error;
+  }
+  return { port, child, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  const port = await freePort();
+  const server = await spawnRedis(port);
+  const clients: Redis[] = [];
   return {
     port,
-    client() {
-      const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
+    client(options: RedisOptions = {}) {
+      const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1, ...options });
       clients.push(client);
       return client;
     },
     async stop() {
       for (const client of clients) client.disconnect();
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await server.stop();
     },
   };
 }
