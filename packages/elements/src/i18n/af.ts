@@ -56,6 +56,11 @@ export const af: Messages = {
     'Ons kon nie die betaaldiens bereik nie. Kontroleer jou verbinding en probeer weer.',
   rateLimited: 'Te veel pogings. Wag ’n oomblik en probeer weer.',
   unavailable: 'Die betaaldiens is nou nie beskikbaar nie. Probeer asseblief binnekort weer.',
+  notFound: 'Ons kon nie hierdie betaling vind nie. Probeer asseblief weer.',
+  alreadyPaid: 'Hierdie bestelling is reeds betaal.',
+  paymentInProgress:
+    '’n Betaling vir hierdie bestelling is reeds aan die gang. Wag ’n oomblik voor jy weer probeer.',
+  signInRequired: 'Meld asseblief aan en probeer weer.',
   tryAgain: 'Probeer weer',
   tryAnotherCard: "Probeer 'n ander kaart",
   referenceLabel: 'Verwysing: {reference}',

@@ -53,6 +53,11 @@ export const en: Messages = {
   networkError: 'We could not reach the payment service. Check your connection and try again.',
   rateLimited: 'Too many attempts. Wait a moment and try again.',
   unavailable: 'The payment service is not available right now. Please try again shortly.',
+  notFound: 'We could not find this payment. Please try again.',
+  alreadyPaid: 'This order has already been paid.',
+  paymentInProgress:
+    'A payment for this order is already in progress. Wait a moment before you try again.',
+  signInRequired: 'Please sign in and try again.',
   tryAgain: 'Try again',
   tryAnotherCard: 'Try another card',
   referenceLabel: 'Reference: {reference}',

@@ -52,6 +52,10 @@ export interface Messages {
   networkError: string;
   rateLimited: string;
   unavailable: string;
+  notFound: string;
+  alreadyPaid: string;
+  paymentInProgress: string;
+  signInRequired: string;
   tryAgain: string;
   tryAnotherCard: string;
   referenceLabel: string;
