@@ -1,44 +1,156 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { CheckoutError } from '../src/errors.js';
 import { MemoryStore } from '../src/stores/memory.js';
 import { storeSuite } from './helpers/store-suite.js';
 
 storeSuite('MemoryStore', () => new MemoryStore());
 
+const isBusy = (err: CheckoutError) => {
+  assert.ok(err instanceof CheckoutError);
+  assert.equal(err.status, 503);
+  assert.equal(err.code, 'service_busy');
+  assert.match(err.message, /not been charged/);
+  return true;
+};
+
 describe('MemoryStore bounds', () => {
-  it('never evicts a live entry: a full store refuses new keys with a 503', async () => {
+  it('never evicts a live entry: a full store refuses new claims with a 503', async () => {
     const store = new MemoryStore({ maxEntries: 3 });
-    for (const k of ['a', 'b', 'c']) await store.set(k, k, 60_000);
-    await assert.rejects(store.set('d', 'd', 60_000), (err: CheckoutError) => {
-      assert.equal(err.status, 503);
-      assert.equal(err.code, 'service_busy');
-      assert.match(err.message, /not been charged/);
-      return true;
-    });
-    await assert.rejects(store.setIfAbsent('d', 'd', 60_000), CheckoutError);
-    await assert.rejects(store.increment('d', 60_000), CheckoutError);
+    for (const k of ['a', 'b']) await store.set(k, k, 60_000);
+    assert.equal(await store.increment('c', 60_000), 1);
+    await assert.rejects(store.setIfAbsent('d', 'd', 60_000), isBusy);
+    await assert.rejects(store.increment('d', 60_000), isBusy);
+    await assert.rejects(store.lockAndGet('{o:new}:lock', 60_000, '{o:new}:ledger'), isBusy);
     assert.equal(store.size, 3);
     assert.equal(await store.get('a'), 'a', 'the oldest live entry is still there');
     await store.set('a', 'A', 60_000);
     assert.equal(await store.get('a'), 'A', 'replacing an existing key still works when full');
+    assert.equal(await store.increment('c', 60_000), 2, 'an existing counter still counts');
   });
 
-  it('drops expired entries before evicting live ones', async () => {
+  it('lets work under way finish in the headroom: the lock of a known order, its writes', async () => {
+    const store = new MemoryStore({ maxEntries: 4, headroom: 2 });
+    await store.set('{o:paid}:ledger', '{"attempt":1}', 60_000);
+    for (const k of ['a', 'b', 'c']) await store.set(k, k, 60_000);
+    await assert.rejects(store.lockAndGet('{o:new}:lock', 60_000, '{o:new}:ledger'), isBusy);
+    // The gateway may have charged this one: its completion must get through.
+    assert.deepEqual(await store.lockAndGet('{o:paid}:lock', 60_000, '{o:paid}:ledger'), {
+      locked: true,
+      value: '{"attempt":1}',
+    });
+    await store.writeAll([
+      { key: '{o:paid}:ledger', value: '{"paid":1}', ttlMs: 60_000 },
+      { key: '{p:SB1}:state', value: 'approved', ttlMs: 60_000 },
+      { key: '{o:paid}:lock', delete: true },
+    ]);
+    await store.set('{p:SB1}:extra', 'x', 60_000);
+    assert.equal(store.size, 6);
+    await assert.rejects(
+      store.writeAll([{ key: 'one-too-many', value: 'x', ttlMs: 60_000 }]),
+      (err: Error) => !(err instanceof CheckoutError) && /MemoryStore is full/.test(err.message),
+      'past the headroom: a plain store failure, never a "not charged" answer',
+    );
+    assert.equal(await store.get('one-too-many'), undefined);
+  });
+
+  it('refuses without looking at every entry: 1,000 refusals of a full 100,000-entry store are quick', async () => {
+    const store = new MemoryStore({ maxEntries: 100_000, headroom: 0 });
+    for (let i = 0; i < 100_000; i++) await store.set(`k${i}`, 'v', 600_000);
+    const started = performance.now();
+    for (let i = 0; i < 1_000; i++) {
+      await store.setIfAbsent(`new${i}`, 'v', 60_000).then(
+        () => assert.fail('a full store accepted a claim'),
+        (err: unknown) => assert.ok(err instanceof CheckoutError),
+      );
+    }
+    const ms = performance.now() - started;
+    // A scan of 100,000 entries per refusal takes over a second here; the heap takes a few ms.
+    assert.ok(ms < 250, `1,000 refusals took ${ms.toFixed(0)} ms`);
+  });
+
+  it('drops expired entries in expiry order, whatever order they were written in', async () => {
     let now = 1_000;
-    const store = new MemoryStore({ maxEntries: 2, now: () => now });
-    await store.set('short', 'x', 10);
+    const store = new MemoryStore({ maxEntries: 2, headroom: 0, now: () => now });
     await store.set('long', 'y', 60_000);
+    await store.set('short', 'x', 10);
     now += 20;
-    await store.set('new', 'z', 60_000);
+    assert.equal(await store.setIfAbsent('new', 'z', 60_000), true);
     assert.equal(await store.get('long'), 'y');
     assert.equal(await store.get('new'), 'z');
+    assert.equal(store.size, 2);
   });
 
-  it('refuses a nonsense maxEntries', () => {
+  it('agrees with a plain map model through any mix of writes, deletes and time (fast-check)', async () => {
+    const key = fc.constantFrom('a', 'b', 'c', '{o:1}:x', '{o:1}:y');
+    const ttl = fc.integer({ min: 1, max: 50 });
+    const op = fc.oneof(
+      fc.record({ t: fc.constant('set' as const), key, ttl }),
+      fc.record({ t: fc.constant('claim' as const), key, ttl }),
+      fc.record({ t: fc.constant('incr' as const), key, ttl }),
+      fc.record({ t: fc.constant('del' as const), key }),
+      fc.record({
+        t: fc.constant('all' as const),
+        ops: fc.array(fc.record({ key, ttl, del: fc.boolean() }), { maxLength: 4 }),
+      }),
+      fc.record({ t: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 30 }) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 200, maxLength: 3_000 }), async (ops) => {
+        let now = 0;
+        let n = 0;
+        const store = new MemoryStore({ now: () => now });
+        const model = new Map<string, { value: string; expiresAt: number }>();
+        const live = (k: string) => {
+          const e = model.get(k);
+          return e && e.expiresAt > now ? e : undefined;
+        };
+        for (const o of ops) {
+          const value = String(++n);
+          if (o.t === 'set') {
+            await store.set(o.key, value, o.ttl);
+            model.set(o.key, { value, expiresAt: now + o.ttl });
+          } else if (o.t === 'claim') {
+            const won = await store.setIfAbsent(o.key, value, o.ttl);
+            assert.equal(won, !live(o.key));
+            if (won) model.set(o.key, { value, expiresAt: now + o.ttl });
+          } else if (o.t === 'incr') {
+            const e = live(o.key);
+            const count = await store.increment(o.key, o.ttl);
+            if (e) e.value = String(Number(e.value) + 1);
+            else model.set(o.key, { value: '1', expiresAt: now + o.ttl });
+            assert.equal(String(count), live(o.key)!.value);
+          } else if (o.t === 'del') {
+            await store.delete(o.key);
+            model.delete(o.key);
+          } else if (o.t === 'all') {
+            await store.writeAll(
+              o.ops.map((w) =>
+                w.del ? { key: w.key, delete: true as const } : { key: w.key, value, ttlMs: w.ttl },
+              ),
+            );
+            for (const w of o.ops) {
+              if (w.del) model.delete(w.key);
+              else model.set(w.key, { value, expiresAt: now + w.ttl });
+            }
+          } else {
+            now += o.ms;
+          }
+          for (const k of ['a', 'b', 'c', '{o:1}:x', '{o:1}:y'])
+            assert.equal(await store.get(k), live(k)?.value, `key ${k} at ${now}`);
+          assert.equal(store.size, [...model.keys()].filter((k) => live(k)).length);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('refuses a nonsense maxEntries or headroom', () => {
     assert.throws(
       () => new MemoryStore({ maxEntries: 0 }),
       /maxEntries must be a positive integer/,
     );
+    assert.throws(() => new MemoryStore({ headroom: -1 }), /headroom must be a non-negative/);
   });
 });
