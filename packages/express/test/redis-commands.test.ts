@@ -1,0 +1,106 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Redis } from 'ioredis';
+import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import { RedisStore } from '../src/stores/redis.js';
+import type { CheckoutOptions } from '../src/index.js';
+import { startSandboxApp } from './helpers/sandbox-app.js';
+import { startCluster, type TestCluster } from './helpers/redis-cluster.js';
+import { callsBetween, commandCalls, startRedis, type TestRedis } from './helpers/redis-server.js';
+import { CARD } from './helpers/checkout-load.js';
+
+// What a client sends to keep its connection and slot map, not what a payment costs.
+const HOUSEKEEPING = new Set([
+  'info',
+  'cluster',
+  'ping',
+  'client',
+  'command',
+  'hello',
+  'select',
+  'readonly',
+]);
+// A script or a MULTI block counts the commands it runs (commandstats counts those too).
+const WRAPPERS = new Set(['evalsha', 'eval', 'multi', 'exec']);
+
+let redis: TestRedis;
+let cluster: TestCluster;
+let sandbox: Sandbox;
+before(async () => {
+  [redis, cluster, sandbox] = await Promise.all([
+    startRedis(),
+    startCluster(3),
+    createSandbox({ port: 0, host: '127.0.0.1' }),
+  ]);
+});
+after(async () => {
+  await sandbox?.close();
+  await redis?.stop();
+  await cluster?.stop();
+});
+
+/**
+ * Redis commands per approved frictionless card payment (POST /payments, 4111…1111), counted
+ * by the servers (INFO commandstats on every node), averaged over 20 payments after 5 to warm
+ * up (scripts loaded, slots known).
+ */
+async function commandsPerPayment(
+  store: RedisStore,
+  nodes: Redis[],
+  overrides: Partial<CheckoutOptions> = {},
+): Promise<{ perPayment: number; breakdown: Record<string, number> }> {
+  const app = await startSandboxApp({ store, ...overrides }, 5_000, sandbox);
+  try {
+    const pay = async (order: string) => {
+      const answer = await app.post('/payments', CARD, { 'x-order': order });
+      assert.equal(answer.body.status, 'approved', JSON.stringify(answer.body));
+    };
+    const run = `${Date.now()}`;
+    for (let i = 0; i < 5; i++) await pay(`warm-${run}-${i}`);
+    const before = await Promise.all(nodes.map(commandCalls));
+    for (let i = 0; i < 20; i++) await pay(`count-${run}-${i}`);
+    const after = await Promise.all(nodes.map(commandCalls));
+    const breakdown: Record<string, number> = {};
+    for (const [i, node] of before.entries())
+      for (const [name, n] of Object.entries(callsBetween(node, after[i]!)))
+        if (!HOUSEKEEPING.has(name)) breakdown[name] = (breakdown[name] ?? 0) + n / 20;
+    const perPayment = Object.entries(breakdown)
+      .filter(([name]) => !WRAPPERS.has(name))
+      .reduce((sum, [, n]) => sum + n, 0);
+    return { perPayment, breakdown };
+  } finally {
+    await app.close();
+  }
+}
+
+describe('Redis commands per approved card payment', () => {
+  it('at most 4 on one Redis, and the same on a 3-master Cluster', async (t) => {
+    const single = await commandsPerPayment(new RedisStore({ client: redis.client() }), [
+      redis.client(),
+    ]);
+    const nodes = cluster.ports.map((_, i) => cluster.node(i));
+    const onCluster = await commandsPerPayment(
+      new RedisStore({ client: cluster.cluster() }),
+      nodes,
+    );
+    t.diagnostic(`one Redis: ${single.perPayment} ${JSON.stringify(single.breakdown)}`);
+    t.diagnostic(`Cluster: ${onCluster.perPayment} ${JSON.stringify(onCluster.breakdown)}`);
+    assert.ok(single.perPayment <= 4, `${single.perPayment} commands per payment`);
+    assert.equal(onCluster.perPayment, single.perPayment, 'the cluster runs the same commands');
+    assert.equal(single.breakdown.eval ?? 0, 0, 'no script resent with EVAL once loaded');
+    assert.equal(onCluster.breakdown.eval ?? 0, 0, 'no script resent with EVAL once loaded');
+  });
+
+  it('rate limits add their counters by EVALSHA, never resending the script', async (t) => {
+    const withLimits = await commandsPerPayment(
+      new RedisStore({ client: redis.client() }),
+      [redis.client()],
+      { rateLimit: { windowMs: 60_000, perIp: 10_000, perShopper: 10_000 } },
+    );
+    t.diagnostic(
+      `rate limits on: ${withLimits.perPayment} ${JSON.stringify(withLimits.breakdown)}`,
+    );
+    assert.equal(withLimits.breakdown.eval ?? 0, 0);
+    assert.ok((withLimits.breakdown.incr ?? 0) >= 1, 'the limit counted');
+  });
+});
