@@ -1,5 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { GatewayClient } from '@pg-checkout/node';
+import type { adminAuth, AdminSession } from './admin-auth.js';
 import { escapeHtml, formatAmount, page } from './html.js';
 import { webhookLog } from './webhook-log.js';
 
@@ -29,11 +30,12 @@ function statusLabel(t: ListedTransaction): string {
   return t.status;
 }
 
-function actions(t: ListedTransaction): string {
+function actions(t: ListedTransaction, csrf: string): string {
   const ref = escapeHtml(t.reference);
+  const token = `<input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">`;
   if (t.amount < 0 || t.pending) return '';
   if (t.status === 'AUTHORIZED') {
-    return `<form method="post" action="/admin/payments/${ref}/execute"><button>Execute</button></form>`;
+    return `<form method="post" action="/admin/payments/${ref}/execute">${token}<button>Execute</button></form>`;
   }
   if (t.status === 'SETTLED') {
     const id = `refund-${ref}`;
@@ -41,13 +43,14 @@ function actions(t: ListedTransaction): string {
   <label for="${id}">Refund amount (blank: all)</label>
   <input id="${id}" name="amount" inputmode="decimal" size="8" placeholder="${escapeHtml((t.amount / 100).toFixed(2))}">
   <input type="hidden" name="currency" value="${escapeHtml(t.currency)}">
+  ${token}
   <button>Refund</button>
 </form>`;
   }
   return '';
 }
 
-function renderList(transactions: ListedTransaction[], notice?: string): string {
+function renderList(transactions: ListedTransaction[], csrf: string, notice?: string): string {
   const rows = transactions
     .map(
       (t) => `<tr>
@@ -57,7 +60,7 @@ function renderList(transactions: ListedTransaction[], notice?: string): string 
 <td>${escapeHtml(t.paymentMethod ?? '')}</td>
 <td>${escapeHtml(formatAmount(t.amount, t.currency))}</td>
 <td data-status="${escapeHtml(statusLabel(t))}">${escapeHtml(statusLabel(t))}</td>
-<td>${actions(t)}</td>
+<td>${actions(t, csrf)}</td>
 </tr>`,
     )
     .join('\n');
@@ -75,6 +78,7 @@ function renderList(transactions: ListedTransaction[], notice?: string): string 
     )
     .join('\n');
   return `<h1>Back office</h1>
+<form method="post" action="/admin/logout" class="logout"><input type="hidden" name="_csrf" value="${escapeHtml(csrf)}"><button>Sign out</button></form>
 ${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}
 <section aria-labelledby="tx-title">
 <h2 id="tx-title">Transactions</h2>
@@ -92,31 +96,36 @@ ${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}
 </section>`;
 }
 
-/**
- * A small back office: the gateway's transaction list, execute for authorized payments, full and
- * partial refunds (a refund that goes manual shows as pending), and the webhooks received.
- */
-export function adminRouter(client: GatewayClient): Router {
-  const router = express.Router();
-  router.use(express.urlencoded({ extended: false, limit: '4kb' }));
+const sessionOf = (res: Response) => res.locals.adminSession as AdminSession;
 
-  const show = async (req: Request, res: Response, notice?: string) => {
+/**
+ * A small back office behind a sign-in: the gateway's transaction list, execute for authorized
+ * payments, full and partial refunds (a refund that goes manual shows as pending), and the webhooks
+ * received.
+ */
+export function adminRouter(client: GatewayClient, auth: ReturnType<typeof adminAuth>): Router {
+  const router = express.Router();
+  router.use(auth.routes, auth.requireSession, auth.requireCsrf);
+
+  router.get('/', async (_req: Request, res: Response) => {
+    const session = sessionOf(res);
     const list = await client.lookups.list({});
     const transactions = [...(list as ListedTransaction[])].reverse();
     const nonce = String(res.locals.nonce ?? '');
+    const notice = session.notice;
+    session.notice = undefined;
     res
       .type('html')
-      .send(page({ title: 'Back office', nonce, body: renderList(transactions, notice) }));
-  };
-
-  router.get('/', async (req, res) => {
-    const notice =
-      typeof req.query.notice === 'string' ? req.query.notice.slice(0, 200) : undefined;
-    await show(req, res, notice);
+      .send(
+        page({ title: 'Back office', nonce, body: renderList(transactions, session.csrf, notice) }),
+      );
   });
 
-  const back = (res: Response, notice: string) =>
-    res.redirect(303, `/admin?notice=${encodeURIComponent(notice)}`);
+  // What an action did is shown once on the next page, kept in the session rather than the URL.
+  const back = (res: Response, notice: string) => {
+    sessionOf(res).notice = notice;
+    res.redirect(303, '/admin');
+  };
 
   router.post('/payments/:reference/execute', async (req, res) => {
     const reference = req.params.reference;
@@ -136,8 +145,10 @@ export function adminRouter(client: GatewayClient): Router {
   router.post('/payments/:reference/refund', async (req, res) => {
     const reference = req.params.reference;
     if (!REFERENCE.test(reference)) return back(res, 'Unknown payment reference.');
-    const body = req.body as { amount?: string; currency?: string };
-    const blank = typeof body.amount !== 'string' || body.amount.trim() === '';
+    const body = (req.body ?? {}) as { amount?: unknown };
+    // Blank means all; anything else that is not one amount (a repeated field, say) is refused.
+    const blank =
+      body.amount === undefined || (typeof body.amount === 'string' && body.amount.trim() === '');
     const amount = blank ? undefined : parseAmount(body.amount);
     if (!blank && amount === undefined) return back(res, 'Enter a refund amount such as 12.50.');
     try {

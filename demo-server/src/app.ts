@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -7,11 +8,13 @@ import { createCheckout, type CheckoutLogger } from '@pg-checkout/express';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox } from '@pg-checkout/sandbox';
 import { adminRouter } from './admin.js';
+import { adminAuth } from './admin-auth.js';
 import { elementsDist, repoRoot, webDist } from './build.js';
 import { cartFor, cartTotal, MAX_QUANTITY, PRODUCT, setQuantity } from './cart.js';
 import type { DemoConfig } from './config.js';
 import { cspMiddleware, withNonce } from './csp.js';
-import { escapeHtml, page } from './html.js';
+import { errorHandler } from './errors.js';
+import { page } from './html.js';
 import { scriptTagPage, testCardsPage } from './pages.js';
 import { webhookLog } from './webhook-log.js';
 
@@ -25,6 +28,9 @@ export interface RunningDemo {
   /** The in-process sandbox's base URL, when no real gateway is configured. */
   sandboxUrl?: string;
   client: GatewayClient;
+  /** The back office's password: ADMIN_PASSWORD, or generated at start when that is unset. */
+  adminPassword: string;
+  adminPasswordGenerated: boolean;
   close(): Promise<void>;
 }
 
@@ -68,10 +74,12 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   const server = createServer();
   const port = await listen(server, options.port, options.host);
   const origin = options.publicUrl?.replace(/\/$/, '') ?? `http://localhost:${port}`;
+  const adminPassword = options.adminPassword ?? randomBytes(12).toString('base64url');
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Which hops may say the client's address and scheme (req.ip, req.secure and so Secure cookies).
+  app.set('trust proxy', options.trustProxy);
 
   // Records every webhook the gateway sends and whether the middleware accepted it.
   app.use('/checkout/webhooks', (req, res, next) => {
@@ -209,7 +217,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   pages.get('/test-cards', (_req, res) =>
     res.type('html').send(testCardsPage(String(res.locals.nonce))),
   );
-  pages.use('/admin', adminRouter(client));
+  pages.use('/admin', adminRouter(client, adminAuth(adminPassword)));
   app.use(pages);
 
   app.use('/assets', express.static(join(webDist, 'assets'), { immutable: true, maxAge: '1y' }));
@@ -229,22 +237,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
         }),
       );
   });
-  // Last resort: a readable page, never a stack trace.
-  app.use((err: Error, _req: Request, res: express.Response, _next: express.NextFunction) => {
-    log(`[shop] ERROR ${escapeHtml(err.message)}`);
-    if (!res.headersSent) {
-      res
-        .status(502)
-        .type('html')
-        .send(
-          page({
-            title: 'Error',
-            nonce: '',
-            body: '<h1>Something went wrong</h1><p>Please try again.</p>',
-          }),
-        );
-    }
-  });
+  app.use(errorHandler(log));
 
   server.on('request', app);
 
@@ -252,6 +245,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     url: origin,
     sandboxUrl: sandbox?.url,
     client,
+    adminPassword,
+    adminPasswordGenerated: options.adminPassword === undefined,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -20,7 +20,8 @@ export function cartFor(req: Request, res?: Response): { id: string; quantity: n
   if (!id || !carts.has(id)) {
     id = randomUUID();
     carts.set(id, { quantity: 1 });
-    res?.cookie(COOKIE, id, { httpOnly: true, sameSite: 'lax', path: '/' });
+    // Secure when the shopper came over https (req.secure believes only trusted proxies).
+    res?.cookie(COOKIE, id, { httpOnly: true, sameSite: 'lax', path: '/', secure: req.secure });
     // A demo keeps at most a few thousand carts in memory.
     if (carts.size > 5_000) carts.delete(carts.keys().next().value as string);
   }

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /** The demo's settings, from the environment. */
 export interface DemoConfig {
   /** Port of the shop (PORT, default 3000; 0 picks a free one). */
@@ -15,6 +17,13 @@ export interface DemoConfig {
    * unset keeps the middleware's default (20 per IP, 10 per shopper).
    */
   rateLimitPerIp?: number | false;
+  /** The back office's password (ADMIN_PASSWORD); unset: one is generated at start and printed. */
+  adminPassword?: string;
+  /**
+   * Express's `trust proxy` (TRUST_PROXY): which hops may say the client's address and scheme in
+   * X-Forwarded-For / X-Forwarded-Proto. Default `loopback`; `off` trusts none.
+   */
+  trustProxy: string | number | false;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -36,6 +45,35 @@ function rateLimit(value: string | undefined): number | false | undefined {
   return n;
 }
 
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function trustProxy(value: string | undefined): string | number | false {
+  if (value === undefined || value.trim() === '') return 'loopback';
+  const v = value.trim();
+  if (v === 'off' || v === 'false') return false;
+  if (/^\d{1,2}$/.test(v)) return Number(v);
+  const entries = v.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/');
+    const ok =
+      extra === undefined &&
+      (NAMED_RANGES.has(entry) ||
+        (isIP(address ?? '') !== 0 && (bits === undefined || /^\d{1,3}$/.test(bits))));
+    if (!ok) {
+      throw new Error(
+        `TRUST_PROXY must be "off", a number of hops, or addresses, subnets and loopback/linklocal/uniquelocal separated by commas; "${entry}" is none of them (trusting every address would let any client claim https)`,
+      );
+    }
+  }
+  return entries.join(',');
+}
+
+function adminPassword(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < 8) throw new Error('ADMIN_PASSWORD must be at least 8 characters long');
+  return value;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const { PG_BASE_URL, PG_TOKEN, PG_SECRET } = env;
   const given = [PG_BASE_URL, PG_TOKEN, PG_SECRET].filter(Boolean).length;
@@ -52,5 +90,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DemoConfig 
       given === 3 ? { baseUrl: PG_BASE_URL!, token: PG_TOKEN!, secret: PG_SECRET! } : undefined,
     publicUrl: env.PUBLIC_URL || undefined,
     rateLimitPerIp: rateLimit(env.RATE_LIMIT_PER_IP),
+    adminPassword: adminPassword(env.ADMIN_PASSWORD),
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }

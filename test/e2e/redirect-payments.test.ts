@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { signInToBackOffice } from '../support/admin.js';
 import { launchChromium } from '../support/browser.js';
 import { assertNoCardData } from '../support/card-data.js';
 import { acsFrame, answerChallenge, checkout } from '../support/checkout.js';
@@ -31,6 +32,7 @@ async function startRedirect(button: RegExp): Promise<Page> {
 
 /** Waits until the back office lists a verified payment webhook for the reference. */
 async function verifiedWebhook(page: Page, reference: string, status = 'SETTLED'): Promise<void> {
+  await signInToBackOffice(page, shop);
   for (let i = 0; i < 50; i++) {
     await page.goto(`${shop.url}/admin`);
     const row = page.locator('tr', { hasText: reference }).filter({ hasText: status });
@@ -83,7 +85,7 @@ test('instant EFT: the bank pays and the back office lists it settled', async ()
   const reference = referenceFromUrl(page);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL(`${shop.url}/result?outcome=success`);
-  await page.goto(`${shop.url}/admin`);
+  await signInToBackOffice(page, shop);
   const row = page.locator('tr', { has: page.locator(`code:text-is("${reference}")`) });
   assert.equal(await row.locator('td[data-status]').getAttribute('data-status'), 'SETTLED');
   await page.context().close();
@@ -120,7 +122,7 @@ test('a forged webhook is refused and shown as rejected', async () => {
   });
   assert.ok(res.status >= 400 && res.status < 500, `answered ${res.status}`);
   const page = await browser.newPage();
-  await page.goto(`${shop.url}/admin`);
+  await signInToBackOffice(page, shop);
   assert.ok((await page.locator('td[data-verified="false"]').count()) >= 1);
   await page.close();
 });

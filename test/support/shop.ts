@@ -6,6 +6,8 @@ const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export interface Shop {
   url: string;
   sandboxUrl: string;
+  /** The back office's password, as the banner prints it beside the back office's address. */
+  adminPassword: string;
   /** Every line the shop and its in-process sandbox wrote to stdout and stderr. */
   logs: string[];
   stop(): Promise<void>;
@@ -13,12 +15,19 @@ export interface Shop {
 
 /**
  * Runs `npm start` exactly as a newcomer would, on free ports (PORT=0, SANDBOX_PORT=0), and waits
- * for the banner that names the shop's and the sandbox's addresses.
+ * for the banner that names the shop's and the sandbox's addresses and the back office's password.
  */
 export function startShop(env: Record<string, string> = {}, timeoutMs = 180_000): Promise<Shop> {
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    SANDBOX_PORT: '0',
+    NODE_ENV: 'development',
+    ...env,
+  };
   const child: ChildProcess = spawn('npm', ['start', '--silent'], {
     cwd: repoRoot,
-    env: { ...process.env, PORT: '0', SANDBOX_PORT: '0', NODE_ENV: 'development', ...env },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -48,11 +57,16 @@ export function startShop(env: Record<string, string> = {}, timeoutMs = 180_000)
       const all = logs.join('\n');
       const shop = /demo shop: (http:\/\/\S+)/.exec(all);
       const sandbox = /sandbox in-process at (http:\/\/\S+)/.exec(all);
-      if (shop && sandbox) {
+      // A generated password is printed; one given in ADMIN_PASSWORD is not.
+      const admin = /Back office: \S+ \((?:password: (\S+)|password from ADMIN_PASSWORD)\)/.exec(
+        all,
+      );
+      if (shop && sandbox && admin) {
         clearTimeout(timer);
         resolve({
           url: shop[1]!,
           sandboxUrl: sandbox[1]!,
+          adminPassword: childEnv.ADMIN_PASSWORD ?? admin[1]!,
           logs,
           stop: () =>
             new Promise<void>((done) => {

@@ -1,0 +1,203 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { page } from './html.js';
+
+/** One signed-in back-office browser. */
+export interface AdminSession {
+  /** The synchronizer token every state-changing form of this session carries. */
+  csrf: string;
+  expiresAt: number;
+  /** A one-time message for the next page (what the last action did). */
+  notice?: string;
+}
+
+export const SESSION_COOKIE = 'demo_admin';
+const SESSION_TTL_MS = 8 * 60 * 60_000;
+const MAX_SESSIONS = 1_000;
+/** Wrong passwords allowed per client address per window, then every attempt waits out the window. */
+export const MAX_FAILURES = 5;
+const FAILURE_WINDOW_MS = 15 * 60_000;
+const MAX_TRACKED_ADDRESSES = 10_000;
+
+const sameBytes = (a: string, b: string): boolean => {
+  // HMAC both sides so lengths match and the comparison takes the same time whatever the input.
+  const key = randomBytes(32);
+  const mac = (v: string) => createHmac('sha256', key).update(v, 'utf8').digest();
+  return timingSafeEqual(mac(a), mac(b));
+};
+
+function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+function loginPage(message?: string): string {
+  return page({
+    title: 'Sign in',
+    nonce: '',
+    body: `<h1>Back office: sign in</h1>
+${message ? `<p role="alert" class="notice">${message}</p>` : ''}
+<form method="post" action="/admin/login" class="login">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>
+  <button>Sign in</button>
+</form>
+<p>The password is <code>ADMIN_PASSWORD</code>, or the one <code>npm start</code> printed beside the back office's address.</p>`,
+  });
+}
+
+function refuse(res: Response, status: number, title: string, text: string): void {
+  res
+    .status(status)
+    .type('html')
+    .send(
+      page({
+        title,
+        nonce: '',
+        body: `<h1>${title}</h1><p role="alert">${text}</p><p><a href="/admin">Back office</a></p>`,
+      }),
+    );
+}
+
+/**
+ * The back office's door: a password sign-in (slowed to a stop after repeated wrong passwords from
+ * one address), an HttpOnly SameSite=Strict session cookie (Secure over https), and a CSRF token
+ * checked on every state-changing post.
+ */
+export function adminAuth(password: string) {
+  const sessions = new Map<string, AdminSession>();
+  const failures = new Map<string, { count: number; since: number }>();
+
+  const sessionOf = (req: Request): AdminSession | undefined => {
+    const id = readCookie(req, SESSION_COOKIE);
+    if (!id || !/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
+    const session = sessions.get(id);
+    if (session && session.expiresAt <= Date.now()) {
+      sessions.delete(id);
+      return undefined;
+    }
+    return session;
+  };
+
+  const lockedFor = (address: string): number => {
+    const entry = failures.get(address);
+    if (!entry) return 0;
+    const left = entry.since + FAILURE_WINDOW_MS - Date.now();
+    if (left <= 0) {
+      failures.delete(address);
+      return 0;
+    }
+    return entry.count >= MAX_FAILURES ? left : 0;
+  };
+
+  const recordFailure = (address: string): void => {
+    const entry = failures.get(address);
+    if (entry && entry.since + FAILURE_WINDOW_MS > Date.now()) entry.count += 1;
+    else failures.set(address, { count: 1, since: Date.now() });
+    if (failures.size > MAX_TRACKED_ADDRESSES) failures.delete(failures.keys().next().value!);
+  };
+
+  /** Sign-in and sign-out, mounted before the guarded routes. */
+  const routes: Router = express.Router();
+  const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 20 });
+
+  routes.get('/login', (req, res) => {
+    if (sessionOf(req)) return res.redirect(303, '/admin');
+    res.type('html').send(loginPage());
+  });
+
+  routes.post('/login', form, (req, res) => {
+    // A cross-site form must not sign this browser in to someone else's session either.
+    if (req.get('sec-fetch-site') === 'cross-site') {
+      refuse(res, 403, 'Sign in here', 'Sign in from the back office page itself.');
+      return;
+    }
+    const address = req.ip ?? 'unknown';
+    const wait = lockedFor(address);
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
+      refuse(
+        res,
+        429,
+        'Too many attempts',
+        'Too many wrong passwords from this address. Wait a few minutes and try again.',
+      );
+      return;
+    }
+    const given = (req.body as Record<string, unknown> | undefined)?.password;
+    if (typeof given !== 'string' || !sameBytes(given, password)) {
+      recordFailure(address);
+      res.status(401).type('html').send(loginPage('That password is not right.'));
+      return;
+    }
+    failures.delete(address);
+    const id = randomBytes(32).toString('base64url');
+    sessions.set(id, {
+      csrf: randomBytes(32).toString('base64url'),
+      expiresAt: Date.now() + SESSION_TTL_MS,
+    });
+    // A demo keeps a bounded number of sessions; the oldest goes first.
+    if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
+    res.cookie(SESSION_COOKIE, id, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: req.secure,
+      path: '/admin',
+      maxAge: SESSION_TTL_MS,
+    });
+    res.redirect(303, '/admin');
+  });
+
+  /** Lets only signed-in browsers through; pages go to the sign-in form, posts are refused. */
+  const requireSession = (req: Request, res: Response, next: NextFunction): void => {
+    const session = sessionOf(req);
+    if (session) {
+      res.locals.adminSession = session;
+      return next();
+    }
+    if (req.method === 'GET' || req.method === 'HEAD') return res.redirect(303, '/admin/login');
+    refuse(res, 403, 'Sign in first', 'Sign in to the back office first; nothing was changed.');
+  };
+
+  /**
+   * Every state-changing post: a form body (415 otherwise) carrying this session's token (403
+   * otherwise, and nothing changes).
+   */
+  const requireCsrf: Router = express.Router();
+  requireCsrf.use(form, (req, res, next) => {
+    if (req.method !== 'POST') return next();
+    if (!req.is('application/x-www-form-urlencoded')) {
+      refuse(
+        res,
+        415,
+        'Send the form',
+        'The back office takes its own forms (application/x-www-form-urlencoded) only; nothing was changed.',
+      );
+      return;
+    }
+    const session = res.locals.adminSession as AdminSession;
+    const token = (req.body as Record<string, unknown> | undefined)?._csrf;
+    if (typeof token !== 'string' || !sameBytes(token, session.csrf)) {
+      refuse(
+        res,
+        403,
+        'Form expired',
+        'This form is not from your back-office session. Reload the back office and try again; nothing was changed.',
+      );
+      return;
+    }
+    next();
+  });
+
+  requireCsrf.post('/logout', (req, res) => {
+    const id = readCookie(req, SESSION_COOKIE);
+    if (id) sessions.delete(id);
+    res.clearCookie(SESSION_COOKIE, { path: '/admin' });
+    res.redirect(303, '/admin/login');
+  });
+
+  return { routes, requireSession, requireCsrf };
+}

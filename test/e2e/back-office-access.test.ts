@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { adminSession, cookiesOf, csrfIn, type AdminSession } from '../support/admin.js';
+import { assertNoCardData } from '../support/card-data.js';
+import { authorizedPayment, sandboxStatus } from '../support/gateway.js';
+import { startShop, type Shop } from '../support/shop.js';
+
+const PASSWORD = 'e2e back-office password';
+let shop: Shop;
+let admin: AdminSession;
+
+before(async () => {
+  shop = await startShop({ ADMIN_PASSWORD: PASSWORD });
+  admin = await adminSession(shop);
+});
+
+after(async () => {
+  await shop?.stop();
+  assertNoCardData(shop?.logs ?? [], ['4111111111111111']);
+  assert.ok(
+    !(shop?.logs ?? []).some((l) => l.includes(PASSWORD) || l.includes('wrong-guess')),
+    'no password attempt is logged',
+  );
+});
+
+const form = (fields: Record<string, string>) => ({
+  'content-type': 'application/x-www-form-urlencoded',
+  body: new URLSearchParams(fields).toString(),
+});
+
+function post(
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const { body, ...type } = form(fields);
+  return fetch(shop.url + path, {
+    method: 'POST',
+    headers: { ...type, ...headers },
+    body,
+    redirect: 'manual',
+  });
+}
+
+/** The Set-Cookie line of the named cookie, attributes included. */
+function setCookieLine(res: Response, name: string): string | undefined {
+  return res.headers.getSetCookie().find((l) => l.startsWith(`${name}=`));
+}
+
+describe('signing in', () => {
+  test('the back office asks strangers to sign in and shows them no transaction', async () => {
+    await authorizedPayment(shop, 1_000);
+    const res = await fetch(`${shop.url}/admin`, { redirect: 'manual' });
+    assert.equal(res.status, 303);
+    assert.equal(res.headers.get('location'), '/admin/login');
+    const login = await fetch(`${shop.url}/admin/login`);
+    assert.equal(login.status, 200);
+    const html = await login.text();
+    assert.match(html, /type="password"/);
+    assert.doesNotMatch(html, /Transactions|AUTHORIZED|Execute/);
+  });
+
+  test('a wrong password is refused without a session', async () => {
+    const res = await post('/admin/login', { password: 'wrong-guess' });
+    assert.equal(res.status, 401);
+    assert.equal(setCookieLine(res, 'demo_admin'), undefined);
+    assert.match(await res.text(), /password is not right/i);
+  });
+
+  test('the session cookie is HttpOnly, SameSite=Strict and scoped to the back office', async () => {
+    const res = await post('/admin/login', { password: PASSWORD });
+    assert.equal(res.status, 303);
+    const line = setCookieLine(res, 'demo_admin') ?? '';
+    assert.match(line, /; HttpOnly/i);
+    assert.match(line, /; SameSite=Strict/i);
+    assert.match(line, /; Path=\/admin/i);
+    assert.doesNotMatch(line, /; Secure/i, 'plain http from an untrusted hop is not Secure');
+  });
+
+  test('wrong passwords from one address are slowed to a stop: 429 even for the right one', async () => {
+    // A different client address through the trusted (loopback) proxy, so other tests stay signed in.
+    const from = { 'x-forwarded-for': '203.0.113.77' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push((await post('/admin/login', { password: `wrong-guess-${i}` }, from)).status);
+    assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429]);
+    const right = await post('/admin/login', { password: PASSWORD }, from);
+    assert.equal(right.status, 429);
+    assert.ok(Number(right.headers.get('retry-after')) > 0, 'Retry-After says how long');
+    assert.equal(setCookieLine(right, 'demo_admin'), undefined);
+    // Another address is not locked out.
+    const other = await post(
+      '/admin/login',
+      { password: PASSWORD },
+      { 'x-forwarded-for': '203.0.113.78' },
+    );
+    assert.equal(other.status, 303);
+  });
+
+  test('signing out ends the session', async () => {
+    const mine = await adminSession(shop);
+    const out = await post('/admin/logout', { _csrf: mine.csrf }, { cookie: mine.cookie });
+    assert.equal(out.status, 303);
+    const after = await fetch(`${shop.url}/admin`, {
+      headers: { cookie: mine.cookie },
+      redirect: 'manual',
+    });
+    assert.equal(after.status, 303);
+  });
+});
+
+describe('state-changing posts need the session and its CSRF token', () => {
+  test('a cross-site form post with no credentials executes and refunds nothing', async () => {
+    const reference = await authorizedPayment(shop, 2_000);
+    const site = { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' };
+    for (const action of ['execute', 'refund']) {
+      const res = await post(`/admin/payments/${reference}/${action}`, { amount: '' }, site);
+      assert.equal(res.status, 403, `${action} without a session`);
+    }
+    assert.equal(await sandboxStatus(shop, reference), 'AUTHORIZED');
+  });
+
+  test('signed in, a missing or wrong token is 403 and changes nothing', async () => {
+    const reference = await authorizedPayment(shop, 3_000);
+    const missing = await post(
+      `/admin/payments/${reference}/execute`,
+      {},
+      { cookie: admin.cookie },
+    );
+    assert.equal(missing.status, 403);
+    const wrong = await post(
+      `/admin/payments/${reference}/execute`,
+      { _csrf: admin.csrf.slice(0, -2) + 'xx' },
+      { cookie: admin.cookie },
+    );
+    assert.equal(wrong.status, 403);
+    assert.match(await wrong.text(), /reload the back office/i);
+    assert.equal(await sandboxStatus(shop, reference), 'AUTHORIZED');
+
+    // Another session's token does not fit this session.
+    const other = await adminSession(shop);
+    const foreign = await post(
+      `/admin/payments/${reference}/execute`,
+      { _csrf: other.csrf },
+      { cookie: admin.cookie },
+    );
+    assert.equal(foreign.status, 403);
+    assert.equal(await sandboxStatus(shop, reference), 'AUTHORIZED');
+  });
+
+  test('with the token, execute and a partial refund go through', async () => {
+    const reference = await authorizedPayment(shop, 4_000);
+    const executed = await post(
+      `/admin/payments/${reference}/execute`,
+      { _csrf: admin.csrf },
+      { cookie: admin.cookie },
+    );
+    assert.equal(executed.status, 303);
+    assert.equal(await sandboxStatus(shop, reference), 'SETTLED');
+    const refunded = await post(
+      `/admin/payments/${reference}/refund`,
+      { _csrf: admin.csrf, amount: '10.00', currency: 'ZAR' },
+      { cookie: admin.cookie },
+    );
+    assert.equal(refunded.status, 303);
+    const page = await (
+      await fetch(`${shop.url}/admin`, { headers: { cookie: admin.cookie } })
+    ).text();
+    assert.match(page, new RegExp(`Refund of ${reference} done`));
+    assert.equal(csrfIn(page), admin.csrf, 'the token stays for the session');
+  });
+});
+
+describe('cookies over https through a trusted proxy are Secure', () => {
+  const https = { 'x-forwarded-proto': 'https' };
+
+  test('the cart cookie', async () => {
+    const secure = await fetch(`${shop.url}/api/cart`, { headers: https });
+    assert.match(setCookieLine(secure, 'demo_cart') ?? '', /; Secure/i);
+    const plain = await fetch(`${shop.url}/api/cart`);
+    assert.doesNotMatch(setCookieLine(plain, 'demo_cart') ?? 'missing', /; Secure/i);
+  });
+
+  test('the back-office session cookie', async () => {
+    const res = await post('/admin/login', { password: PASSWORD }, https);
+    assert.equal(res.status, 303);
+    assert.match(setCookieLine(res, 'demo_admin') ?? '', /; Secure/i);
+  });
+
+  test('TRUST_PROXY=off: the same header from 127.0.0.1 is not believed', async () => {
+    const untrusting = await startShop({ ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'off' });
+    try {
+      const cart = await fetch(`${untrusting.url}/api/cart`, { headers: https });
+      assert.ok(cookiesOf(cart).has('demo_cart'));
+      assert.doesNotMatch(setCookieLine(cart, 'demo_cart') ?? '', /; Secure/i);
+      const login = await fetch(`${untrusting.url}/admin/login`, {
+        method: 'POST',
+        headers: { ...https, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ password: PASSWORD }),
+        redirect: 'manual',
+      });
+      assert.equal(login.status, 303);
+      assert.doesNotMatch(setCookieLine(login, 'demo_admin') ?? '', /; Secure/i);
+    } finally {
+      await untrusting.stop();
+    }
+  });
+});
