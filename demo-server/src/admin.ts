@@ -2,7 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { GatewayClient } from '@pg-checkout/node';
 import type { adminAuth, AdminSession } from './admin-auth.js';
 import { escapeHtml, formatAmount, page } from './html.js';
-import { webhookLog } from './webhook-log.js';
+import { webhookLog, type WebhookEntry } from './webhook-log.js';
 
 interface ListedTransaction {
   reference: string;
@@ -50,6 +50,13 @@ function actions(t: ListedTransaction, csrf: string): string {
   return '';
 }
 
+function verification(w: WebhookEntry): string {
+  const reason = w.reason ? escapeHtml(w.reason) : '';
+  if (!w.verified) return reason ? `rejected: ${reason}` : 'rejected';
+  const checked = w.kind === 'payment' ? 'verified with the gateway' : 'verified';
+  return reason ? `${checked} (${reason})` : checked;
+}
+
 function renderList(transactions: ListedTransaction[], csrf: string, notice?: string): string {
   const rows = transactions
     .map(
@@ -73,7 +80,7 @@ function renderList(transactions: ListedTransaction[], csrf: string, notice?: st
 <td>${escapeHtml(w.reference ?? '')}</td>
 <td>${escapeHtml(w.status ?? '')}</td>
 <td>${w.amount === undefined ? '' : escapeHtml(formatAmount(w.amount, w.currency ?? 'ZAR'))}</td>
-<td data-verified="${w.verified}">${w.verified ? 'verified' : `rejected${w.reason ? `: ${escapeHtml(w.reason)}` : ''}`}</td>
+<td data-verified="${w.verified}">${verification(w)}</td>
 </tr>`,
     )
     .join('\n');

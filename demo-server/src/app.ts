@@ -15,6 +15,7 @@ import type { DemoConfig } from './config.js';
 import { cspMiddleware, withNonce } from './csp.js';
 import { errorHandler } from './errors.js';
 import { page } from './html.js';
+import { recordPaymentNotification } from './notifications.js';
 import { scriptTagPage, testCardsPage } from './pages.js';
 import { webhookLog } from './webhook-log.js';
 
@@ -146,23 +147,20 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       onPaymentFailed: (e) => log(`[shop] payment ${e.reference} failed (${e.merchantReference})`),
       onPaymentPending: (e) =>
         log(`[shop] payment ${e.reference} pending (${e.merchantReference})`),
-      onWebhook: (event) => {
-        const p = event.payload as Record<string, unknown>;
+      onWebhook: async (event) => {
+        if (event.type === 'payment') {
+          // The hash proves little (it covers the reference only): the gateway's record decides.
+          await recordPaymentNotification(client, event.payload, log);
+          return;
+        }
         webhookLog.add({
           receivedAt: new Date(),
-          kind: event.type,
+          kind: 'payout',
           verified: true,
-          reference: String(event.type === 'payment' ? p.paymentReference : p.payoutId),
-          status: typeof p.status === 'string' ? p.status : undefined,
-          amount:
-            typeof p.amount === 'number'
-              ? p.amount
-              : typeof p.totalAmount === 'number'
-                ? p.totalAmount
-                : undefined,
-          currency: typeof p.currency === 'string' ? p.currency : undefined,
+          reference: String(event.payload.payoutId),
+          amount: event.payload.totalAmount,
         });
-        log(`[shop] webhook ${event.type} verified`);
+        log(`[shop] webhook payout verified`);
       },
     }),
   );
