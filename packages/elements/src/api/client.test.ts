@@ -63,4 +63,73 @@ describe('CheckoutApi', () => {
       'https://shop.test/checkout/payments/r1/3dsv2/confirm',
     ]);
   });
+
+  it('sends the client secret of a reference on its status read and Step 2 confirm, never on create', async () => {
+    const calls: { url: string; method: string; secret: string | null }[] = [];
+    const api = new CheckoutApi('https://shop.test/checkout', (input, init) => {
+      const url = String(input);
+      calls.push({
+        url,
+        method: init?.method ?? 'GET',
+        secret: new Headers(init?.headers).get('x-pg-client-secret'),
+      });
+      const body = url.endsWith('/payments')
+        ? '{"success":true,"status":"authenticating","reference":"r1","clientSecret":"s3cret-r1","threeDS":{"version":1,"acsUrl":"https://acs.test","paReq":"p","md":"m","termUrl":"https://shop.test/t","callbackOrigin":"https://shop.test"}}'
+        : '{"success":true,"status":"approved","reference":"r1","message":"ok"}';
+      return answer(200, body)();
+    });
+    const created = await api.createPayment({
+      card: { token: 't' },
+      screenWidth: 1,
+      screenHeight: 1,
+    });
+    expect(created.clientSecret).to.equal('s3cret-r1');
+    expect(api.hasSecret('r1')).to.equal(true);
+    await api.payment('r1');
+    await api.confirmMethod('r1');
+    await api.confirmMethodAt('/checkout/payments/r1/3dsv2/confirm', 'r1');
+    // another payment's reference gets no secret, and a confirm URL on another origin never sees one
+    await api.payment('r2');
+    await api.confirmMethodAt('https://evil.test/steal', 'r2');
+    // a second create, with a secret now held, still carries none
+    await api.createPayment({ card: { token: 't' }, screenWidth: 1, screenHeight: 1 });
+    expect(
+      calls.map((c) => [c.method, c.url.replace('https://shop.test/checkout', ''), c.secret]),
+    ).to.deep.equal([
+      ['POST', '/payments', null],
+      ['GET', '/payments/r1', 's3cret-r1'],
+      ['POST', '/payments/r1/3dsv2/confirm', 's3cret-r1'],
+      ['POST', '/payments/r1/3dsv2/confirm', 's3cret-r1'],
+      ['GET', '/payments/r2', null],
+      ['POST', '/payments/r2/3dsv2/confirm', null],
+      ['POST', '/payments', null],
+    ]);
+  });
+
+  it('keeps the secret of a redirect payment, and forgets one on request', async () => {
+    const seen: (string | null)[] = [];
+    const api = new CheckoutApi('https://shop.test/checkout', (input, init) => {
+      seen.push(new Headers(init?.headers).get('x-pg-client-secret'));
+      return answer(
+        200,
+        String(input).endsWith('/eft')
+          ? '{"success":true,"reference":"r9","redirectUrl":"https://pay.test/r9","clientSecret":"s9"}'
+          : '{"success":true,"status":"pending","reference":"r9","message":"later"}',
+      )();
+    });
+    const started = await api.startRedirect('eft');
+    expect(started).to.deep.include({ reference: 'r9', clientSecret: 's9' });
+    await api.payment('r9');
+    api.forgetSecret('r9');
+    await api.payment('r9');
+    expect(seen).to.deep.equal([null, 's9', null]);
+  });
+
+  it('turns the 404 for a payment it holds no secret for into a failed state', async () => {
+    const api = new CheckoutApi(
+      'https://shop.test/checkout',
+      answer(404, '{"success":false,"message":"This payment was not found.","code":"not_found"}'),
+    );
+    expect(await api.payment('r1')).to.deep.include({ status: 'failed', code: 'not_found' });
+  });
 });

@@ -15,6 +15,9 @@ export const ClientErrorCode = {
 
 type Fetch = typeof fetch;
 
+/** The header that proves this browser created the payment (docs/contracts.md, client secret). */
+export const CLIENT_SECRET_HEADER = 'X-PG-Client-Secret';
+
 const failure = (code: string): ApiFailure => ({ success: false, code, message: '' });
 
 /**
@@ -25,6 +28,8 @@ export class CheckoutApi {
   readonly endpoint: string;
   readonly origin: string;
   private readonly fetchImpl: Fetch;
+  /** Client secrets by reference: kept here only, never in events, attributes or URLs. */
+  private readonly secrets = new Map<string, string>();
 
   constructor(endpoint: string, fetchImpl: Fetch = (...args) => globalThis.fetch(...args)) {
     const base = new URL(endpoint, globalThis.location?.href);
@@ -37,8 +42,24 @@ export class CheckoutApi {
     return this.request('GET', '/config');
   }
 
-  createPayment(body: PaymentRequest): Promise<PaymentState> {
-    return this.paymentRequest('POST', '/payments', body);
+  /** Keeps the secret that proves ownership of `reference`, for status reads and Step 2 confirm. */
+  rememberSecret(reference: string, clientSecret: string): void {
+    if (reference && clientSecret) this.secrets.set(reference, clientSecret);
+  }
+
+  /** True when this object holds the secret of `reference`. */
+  hasSecret(reference: string): boolean {
+    return this.secrets.has(reference);
+  }
+
+  forgetSecret(reference: string): void {
+    this.secrets.delete(reference);
+  }
+
+  async createPayment(body: PaymentRequest): Promise<PaymentState> {
+    const state = await this.paymentRequest('POST', '/payments', body);
+    this.keepSecretOf(state);
+    return state;
   }
 
   confirmMethod(reference: string): Promise<PaymentState> {
@@ -46,6 +67,7 @@ export class CheckoutApi {
       'POST',
       `/payments/${encodeURIComponent(reference)}/3dsv2/confirm`,
       {},
+      reference,
     );
   }
 
@@ -54,15 +76,23 @@ export class CheckoutApi {
     const url = new URL(confirmUrl, `${this.endpoint}/`);
     // Only ever POST to our own middleware, whatever a response says.
     if (url.origin !== this.origin) return this.confirmMethod(reference);
-    return this.paymentRequest('POST', url.href, {});
+    return this.paymentRequest('POST', url.href, {}, reference);
   }
 
+  /** The authoritative state; without this payment's secret the middleware answers 404 `not_found`. */
   payment(reference: string): Promise<PaymentState> {
-    return this.paymentRequest('GET', `/payments/${encodeURIComponent(reference)}`);
+    return this.paymentRequest(
+      'GET',
+      `/payments/${encodeURIComponent(reference)}`,
+      undefined,
+      reference,
+    );
   }
 
-  startRedirect(method: 'hosted' | 'eft' | 'redirect'): Promise<RedirectResult | ApiFailure> {
-    return this.request('POST', `/${method}`, {});
+  async startRedirect(method: 'hosted' | 'eft' | 'redirect'): Promise<RedirectResult | ApiFailure> {
+    const answer = await this.request<RedirectResult>('POST', `/${method}`, {});
+    if (answer.success) this.keepSecretOf(answer);
+    return answer;
   }
 
   async cards(): Promise<SavedCard[] | ApiFailure> {
@@ -70,31 +100,40 @@ export class CheckoutApi {
     return answer.success ? answer.cards : answer;
   }
 
+  private keepSecretOf(answer: { reference?: string; clientSecret?: unknown }): void {
+    if (answer.reference && typeof answer.clientSecret === 'string')
+      this.rememberSecret(answer.reference, answer.clientSecret);
+  }
+
   private async paymentRequest(
     method: string,
     path: string,
     body?: unknown,
+    owned?: string,
   ): Promise<PaymentState> {
-    const answer = await this.request<PaymentState>(method, path, body);
+    const answer = await this.request<PaymentState>(method, path, body, owned);
     if (answer.success || 'status' in answer) return answer;
     return { success: false, status: 'failed', code: answer.code, message: answer.message };
   }
 
+  /** `owned`: the reference whose secret goes along (sent only when this object holds one). */
   private async request<T extends { success: boolean }>(
     method: string,
     path: string,
     body?: unknown,
+    owned?: string,
   ): Promise<T | ApiFailure> {
     const url = /^https?:/.test(path) ? path : this.endpoint + path;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const secret = owned === undefined ? undefined : this.secrets.get(owned);
+    if (secret) headers[CLIENT_SECRET_HEADER] = secret;
     let response: Response;
     try {
       response = await this.fetchImpl(url, {
         method,
         credentials: 'same-origin',
-        headers:
-          body === undefined
-            ? { accept: 'application/json' }
-            : { 'content-type': 'application/json', accept: 'application/json' },
+        headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {

@@ -54,8 +54,11 @@ export type ThreeDSV1Action = {
 export type ThreeDSV2Action = ThreeDSMethodAction | ThreeDSChallengeAction;
 export type ThreeDSAction = ThreeDSV2Action | ThreeDSV1Action;
 
-/** What create, Step 2 confirm and the status read answer (docs/contracts.md, Browser API). */
-export type PaymentState =
+/**
+ * What create, Step 2 confirm and the status read answer (docs/contracts.md, Browser API). Create answers
+ * with a reference also carry `clientSecret`, the proof that this browser owns the payment.
+ */
+export type PaymentState = (
   | { success: true; status: 'approved'; reference: string; message: string }
   | { success: true; status: 'pending'; reference: string; message: string }
   | { success: true; status: 'authenticating'; reference: string; threeDS: ThreeDSAction }
@@ -67,7 +70,8 @@ export type PaymentState =
       code: string;
       originalErrorCode?: string;
     }
-  | { success: false; status: 'failed'; reference?: string; message: string; code: string };
+  | { success: false; status: 'failed'; reference?: string; message: string; code: string }
+) & { clientSecret?: string };
 
 /** A final state: anything but `authenticating`. */
 export type FinalPaymentState = Exclude<PaymentState, { status: 'authenticating' }>;
@@ -96,6 +100,8 @@ export interface RedirectResult {
   success: true;
   reference: string;
   redirectUrl: string;
+  /** Proof of ownership for `GET {endpoint}/payments/:reference`. */
+  clientSecret?: string;
 }
 
 export interface ApiFailure {
