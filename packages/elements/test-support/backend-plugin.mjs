@@ -42,6 +42,7 @@ export function backendPlugin() {
       if (context.path !== '/__pg-backend.json') return undefined;
       const body = {
         url: mock.url,
+        publicUrl: mock.publicUrl,
         endpoint: mock.endpoint,
         kind: 'mock',
         real: real ? { endpoint: '/checkout', sandboxUrl: real.sandboxUrl } : { error: realError },

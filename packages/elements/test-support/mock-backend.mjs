@@ -1,5 +1,5 @@
 /* global Buffer, URLSearchParams */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 
 /**
@@ -7,6 +7,10 @@ import { createServer } from 'node:http';
  * docs/contracts.md, for the component tests. It runs on its own port, so the test page talks to it
  * cross-origin like a shop whose middleware lives on another host. Its bank pages answer by themselves
  * (no typing in a cross-origin frame): `hold` cards never answer, so cancel and timeout can be tested.
+ * It hands out client secrets the way the contract computes them and answers 404 `not_found` to a read or
+ * Step 2 confirm without the right one. It also listens on a second port, the "public" origin: `public`
+ * cards have their completion page served from there (a shop whose publicUrl is another host than the
+ * page's), and `misdirected` ones too while their action names the endpoint's origin as `callbackOrigin`.
  */
 const cards = {
   4111111111111111: { kind: 'approve' },
@@ -20,8 +24,26 @@ const cards = {
   4000000000003097: { kind: 'v1', outcome: 'approve' },
   4000000000000010: { kind: 'challenge', outcome: 'hold' },
   4000000000000028: { kind: 'v1', outcome: 'hold' },
+  4000000000000036: { kind: 'challenge', outcome: 'approve', callback: 'public' },
+  4000000000000044: { kind: 'v1', outcome: 'approve', callback: 'public' },
+  4000000000000051: { kind: 'challenge', outcome: 'approve', callback: 'misdirected' },
+  4000000000000069: { kind: 'challenge', outcome: 'undecided' },
   5555555555554444: { kind: 'pending' },
 };
+
+const secretKey = 'mock-backend-session-secret-0123456789';
+
+/** docs/contracts.md: base64url(HMAC-SHA256(key, "pg-checkout/client-secret/v1\0" + reference)). */
+const clientSecretFor = (reference) =>
+  createHmac('sha256', secretKey)
+    .update(`pg-checkout/client-secret/v1\0${reference}`)
+    .digest('base64url');
+
+function ownsPayment(req, reference) {
+  const given = Buffer.from(String(req.headers['x-pg-client-secret'] ?? ''));
+  const expected = Buffer.from(clientSecretFor(reference));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
 
 const page = (body) =>
   `<!doctype html><html lang="en"><head><title>bank</title></head><body>${body}</body></html>`;
@@ -30,6 +52,7 @@ export async function startMockBackend() {
   const payments = new Map();
   const sessions = new Map();
   let base = '';
+  let publicBase = '';
   let counter = 0;
 
   const state = (p) => {
@@ -63,6 +86,10 @@ export async function startMockBackend() {
     return { success: true, status: 'authenticating', reference: p.reference, threeDS: p.threeDS };
   };
 
+  /** Where the completion page is served from, and the origin the action announces for it. */
+  const callbackBase = (p) => (p.card.callback ? publicBase : base);
+  const callbackOrigin = (p) => (p.card.callback === 'public' ? publicBase : base);
+
   const challengeAction = (p) => ({
     version: 2,
     step: 'challenge',
@@ -70,10 +97,14 @@ export async function startMockBackend() {
     creq: Buffer.from(JSON.stringify({ session: p.session })).toString('base64url'),
     threeDSSessionData: p.session,
     transactionId: `tx-${p.reference}`,
+    callbackOrigin: callbackOrigin(p),
   });
 
   const finish = (p, outcome) => {
+    // A proof the gateway does not decide on: the completion page speaks, the payment stays open.
+    if (outcome === 'undecided') return;
     if (outcome === 'approve') p.status = 'approved';
+    else if (outcome === 'pending') p.status = 'pending';
     else if (outcome === 'fail')
       Object.assign(p, {
         status: 'declined',
@@ -106,7 +137,7 @@ export async function startMockBackend() {
     return Object.fromEntries(new URLSearchParams(text));
   }
 
-  const server = createServer(async (req, res) => {
+  const handle = async (req, res) => {
     const origin = req.headers.origin;
     const json = (status, value) => {
       res.writeHead(status, {
@@ -115,6 +146,15 @@ export async function startMockBackend() {
         'access-control-allow-credentials': 'true',
       });
       res.end(JSON.stringify(value));
+    };
+    // Byte for byte the answer for an unknown reference, whether the payment exists or the secret is wrong.
+    const notFound = (p) => {
+      if (p) p.deniedRequests = (p.deniedRequests ?? 0) + 1;
+      return json(404, {
+        success: false,
+        message: 'This payment was not found.',
+        code: 'not_found',
+      });
     };
     const html = (text) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -128,7 +168,7 @@ export async function startMockBackend() {
         res.writeHead(204, {
           'access-control-allow-origin': origin ?? '*',
           'access-control-allow-methods': 'GET,POST,DELETE',
-          'access-control-allow-headers': 'content-type',
+          'access-control-allow-headers': 'content-type,x-pg-client-secret',
           'access-control-allow-credentials': 'true',
         });
         return res.end();
@@ -175,6 +215,7 @@ export async function startMockBackend() {
           pageOrigin: origin ?? '*',
           request,
           status: 'authenticating',
+          createdWithSecretHeader: 'x-pg-client-secret' in req.headers,
         };
         payments.set(reference, p);
         sessions.set(p.session, p);
@@ -203,17 +244,18 @@ export async function startMockBackend() {
             acsUrl: `${base}/acs/v1`,
             paReq: `pareq-${p.session}`,
             md: `tx-${reference}`,
-            termUrl: `${base}/checkout/3ds/${p.session}/term`,
+            termUrl: `${callbackBase(p)}/checkout/3ds/${p.session}/term`,
+            callbackOrigin: callbackOrigin(p),
           };
         }
-        return json(200, state(p));
+        return json(200, { ...state(p), clientSecret: clientSecretFor(reference) });
       }
       if (
         (m = /^\/checkout\/payments\/([^/]+)\/3dsv2\/confirm$/.exec(path)) &&
         req.method === 'POST'
       ) {
         const p = payments.get(m[1]);
-        if (!p) return json(404, { success: false, message: 'Not found', code: 'not_found' });
+        if (!p || !ownsPayment(req, p.reference)) return notFound(p);
         p.step2ConfirmAt = Date.now();
         if (p.card.then === 'frictionless' && p.methodReceivedAt) p.status = 'approved';
         else if (p.card.then === 'fail') finish(p, 'fail');
@@ -222,7 +264,7 @@ export async function startMockBackend() {
       }
       if ((m = /^\/checkout\/payments\/([^/]+)$/.exec(path)) && req.method === 'GET') {
         const p = payments.get(m[1]);
-        if (!p) return json(404, { success: false, message: 'Not found', code: 'not_found' });
+        if (!p || !ownsPayment(req, p.reference)) return notFound(p);
         p.reads = (p.reads ?? 0) + 1;
         return json(200, state(p));
       }
@@ -232,6 +274,7 @@ export async function startMockBackend() {
           success: true,
           reference: `ref-${counter}`,
           redirectUrl: `${base}/pay/${m[1]}/ref-${counter}`,
+          clientSecret: clientSecretFor(`ref-${counter}`),
         });
       }
       if ((m = /^\/checkout\/3ds\/([^/]+)\/method$/.exec(path)) && req.method === 'GET') {
@@ -248,7 +291,7 @@ export async function startMockBackend() {
         const form = await body(req);
         const p = sessions.get(form.threeDSSessionData);
         p.acsForm = form;
-        return html(acsPage(p, `${base}/checkout/3ds/${p.session}/callback`, 'cres'));
+        return html(acsPage(p, `${callbackBase(p)}/checkout/3ds/${p.session}/callback`, 'cres'));
       }
       if (path === '/acs/v1' && req.method === 'POST') {
         const form = await body(req);
@@ -259,6 +302,7 @@ export async function startMockBackend() {
       if ((m = /^\/checkout\/3ds\/([^/]+)\/(callback|term)$/.exec(path)) && req.method === 'POST') {
         const p = sessions.get(m[1]);
         await body(req);
+        p.completionServedAt = Date.now();
         if (p.status === 'authenticating') finish(p, p.card.outcome);
         return html(completePage(p));
       }
@@ -271,6 +315,13 @@ export async function startMockBackend() {
             `<script>parent.postMessage({ source: 'pg-checkout', type: '3ds-complete', reference: ${JSON.stringify(reference)} }, ${JSON.stringify(target)});</script>`,
           ),
         );
+      }
+      // The gateway deciding a held payment behind the bank page's back (no completion page follows).
+      if ((m = /^\/_test\/payments\/([^/]+)\/finish$/.exec(path)) && req.method === 'POST') {
+        const p = payments.get(m[1]);
+        if (!p) return json(404, {});
+        finish(p, url.searchParams.get('outcome') ?? 'approve');
+        return json(200, { success: true });
       }
       if ((m = /^\/_test\/payments\/([^/]+)$/.exec(path))) {
         const p = payments.get(m[1]);
@@ -288,17 +339,28 @@ export async function startMockBackend() {
         detail: String(error),
       });
     }
-  });
+  };
 
+  const server = createServer(handle);
+  // The same handler on a second port: another origin, like a publicUrl on another host than the page's.
+  const publicServer = createServer(handle);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => publicServer.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${server.address().port}`;
+  publicBase = `http://127.0.0.1:${publicServer.address().port}`;
   return {
     url: base,
+    publicUrl: publicBase,
     endpoint: `${base}/checkout`,
     close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+      Promise.all(
+        [server, publicServer].map(
+          (s) =>
+            new Promise((resolve) => {
+              s.closeAllConnections();
+              s.close(() => resolve());
+            }),
+        ),
+      ),
   };
 }

@@ -41,6 +41,8 @@ export type ThreeDSChallengeAction = {
   creq: string;
   threeDSSessionData: string;
   transactionId: string;
+  /** Origin of the middleware's completion page (its `publicUrl`); may differ from the endpoint's. */
+  callbackOrigin: string;
 };
 
 export type ThreeDSV1Action = {
@@ -49,6 +51,8 @@ export type ThreeDSV1Action = {
   paReq: string;
   md: string;
   termUrl: string;
+  /** Origin of the middleware's completion page (its `publicUrl`); may differ from the endpoint's. */
+  callbackOrigin: string;
 };
 
 export type ThreeDSV2Action = ThreeDSMethodAction | ThreeDSChallengeAction;

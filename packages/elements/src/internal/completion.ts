@@ -1,3 +1,6 @@
+import type { FinalPaymentState, PaymentState } from '../api/types.js';
+import { sleep } from './sleep.js';
+
 /** The middleware's callback page posts this to the parent once it has confirmed with the gateway. */
 export interface CompletionMessage {
   source: 'pg-checkout';
@@ -5,36 +8,118 @@ export interface CompletionMessage {
   reference: string;
 }
 
+/** How a challenge ended, as far as completion is concerned. */
+export type Completion =
+  | { state: FinalPaymentState }
+  /** The completion page spoke, but the gateway still had not decided a while later. */
+  | { unverified: true };
+
+export interface CompletionOptions {
+  /** The element's own challenge frame: only its window may signal completion. */
+  frame: HTMLIFrameElement;
+  /** Origins the completion page may be served from: the endpoint's and the action's `callbackOrigin`. */
+  origins: readonly (string | undefined)[];
+  reference: string;
+  /** Reads the authoritative state (`GET {endpoint}/payments/:reference`, with the secret). */
+  read: () => Promise<PaymentState>;
+  /** Milliseconds between status reads while the challenge is open. */
+  pollInterval: number;
+  /** After a genuine completion message, how long the state may stay `authenticating`. */
+  settleMs: number;
+  signal: AbortSignal;
+}
+
+/** Failures of the status read that say nothing about the payment: keep asking. */
+const transientCodes = new Set([
+  'network_error',
+  'bad_response',
+  'rate_limited',
+  'gateway_unavailable',
+  'gateway_timeout',
+  'store_unavailable',
+  'internal_error',
+]);
+
+function isTransient(state: PaymentState): boolean {
+  if (state.status !== 'failed') return false;
+  return transientCodes.has(state.code) || /^http_5\d\d$/.test(state.code);
+}
+
+/** Only real http(s) origins count; `null` (opaque) and junk never match a message. */
+function acceptedOrigins(candidates: readonly (string | undefined)[]): Set<string> {
+  const accepted = new Set<string>();
+  for (const candidate of candidates) {
+    if (!candidate) continue;
+    try {
+      const url = new URL(candidate);
+      if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === candidate)
+        accepted.add(candidate);
+    } catch {
+      // not an origin: ignore it
+    }
+  }
+  return accepted;
+}
+
 /**
- * Resolves when the callback page inside `frame` says this payment is done. Anything else is
- * ignored: another origin, another window (an old attempt, another tab's frame) or another reference.
+ * Learns how a challenge ended, from two sources: the completion page's message (a hint, accepted only
+ * from `frame`'s window, from an accepted origin, for this reference, and followed by a status read) and
+ * a status read every `pollInterval` ms. Resolves with the first final state (`pending` included), with
+ * `unverified` when the page spoke but the state stayed undecided for `settleMs`, or with undefined when
+ * `signal` aborts. Its listener and timers are gone once it resolved.
  */
-export function waitForCompletion(
-  frame: HTMLIFrameElement,
-  expectedOrigin: string,
-  reference: string,
-  signal: AbortSignal,
-): Promise<void> {
+export function waitForCompletion(options: CompletionOptions): Promise<Completion | undefined> {
+  const { frame, reference, read, signal } = options;
+  const origins = acceptedOrigins(options.origins);
+  const done = new AbortController();
+  const stop = (): void => done.abort();
+  if (signal.aborted) return Promise.resolve(undefined);
+  signal.addEventListener('abort', stop, { once: true, signal: done.signal });
+
   return new Promise((resolve) => {
-    const onMessage = (event: MessageEvent): void => {
-      if (
-        event.origin !== expectedOrigin ||
-        event.source === null ||
-        event.source !== frame.contentWindow
-      )
+    done.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+    const end = (completion: Completion): void => {
+      if (done.signal.aborted) return;
+      resolve(completion);
+      done.abort();
+    };
+
+    const check = async (): Promise<void> => {
+      let state: PaymentState;
+      try {
+        state = await read();
+      } catch {
         return;
+      }
+      if (state.status === 'authenticating' || isTransient(state)) return;
+      end({ state });
+    };
+
+    void (async () => {
+      while (!done.signal.aborted) {
+        await sleep(options.pollInterval, done.signal);
+        if (done.signal.aborted) return;
+        await check();
+      }
+    })();
+
+    let heard = false;
+    const onMessage = (event: MessageEvent): void => {
+      if (event.source === null || event.source !== frame.contentWindow) return;
+      if (!origins.has(event.origin)) return;
       const data = event.data as Partial<CompletionMessage> | null;
       if (
         !data ||
         data.source !== 'pg-checkout' ||
         data.type !== '3ds-complete' ||
-        data.reference !== reference
-      ) {
+        data.reference !== reference ||
+        heard
+      )
         return;
-      }
-      window.removeEventListener('message', onMessage);
-      resolve();
+      heard = true;
+      void check();
+      void sleep(options.settleMs, done.signal).then(() => end({ unverified: true }));
     };
-    window.addEventListener('message', onMessage, { signal });
+    window.addEventListener('message', onMessage, { signal: done.signal });
   });
 }

@@ -9,6 +9,7 @@ import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
 import { createPg3dsStartEvent } from '../events/3ds-start.js';
 import { createTranslator, type Messages, type Translate } from '../i18n/localize.js';
 import { waitForCompletion } from './completion.js';
+import { shopperMessage } from './failure-message.js';
 import { postIntoFrame } from './post-into-frame.js';
 import { sleep } from './sleep.js';
 import { pickChallengeWindow, type ChallengeWindow } from './window-size.js';
@@ -34,6 +35,9 @@ export abstract class ThreeDSElement extends LitElement {
   /** Milliseconds a challenge may take before it ends as `authentication_timeout`. */
   @property({ type: Number, attribute: 'challenge-timeout' }) challengeTimeout = 600_000;
 
+  /** Milliseconds between status reads while a challenge is open (the completion message may never come). */
+  @property({ type: Number, attribute: 'poll-interval' }) pollInterval = 2000;
+
   /** Locale of the messages; the drop-in's when inside one. */
   @property({ reflect: true }) locale = 'en';
 
@@ -45,6 +49,8 @@ export abstract class ThreeDSElement extends LitElement {
 
   private flow?: AbortController;
   private cancelRequested?: () => void;
+  /** Standalone, one API object per endpoint, so the secrets it keeps outlive a single call. */
+  private ownApi?: [endpoint: string, api: CheckoutApi];
 
   protected get t(): Translate {
     return this.checkout?.t ?? createTranslator(this.locale, this.messages);
@@ -56,12 +62,18 @@ export abstract class ThreeDSElement extends LitElement {
       throw new TypeError(
         `<${this.localName}> needs an endpoint attribute or a <pg-checkout> around it`,
       );
-    return new CheckoutApi(this.endpoint);
+    if (this.ownApi?.[0] !== this.endpoint)
+      this.ownApi = [this.endpoint, new CheckoutApi(this.endpoint)];
+    return this.ownApi[1];
   }
 
-  /** Throws a clear error for a setup mistake (no endpoint), before any payment step starts. */
-  protected assertConfigured(): void {
-    void this.api;
+  /**
+   * Before a flow: throws a clear error for a setup mistake (no endpoint), and keeps the secret handed to
+   * `start`, which proves ownership of `reference` on every later call.
+   */
+  protected prepare(reference: string, clientSecret?: string): void {
+    const api = this.api;
+    if (clientSecret) api.rememberSecret(reference, clientSecret);
   }
 
   /** True while a flow runs. */
@@ -113,6 +125,8 @@ export abstract class ThreeDSElement extends LitElement {
         this.methodSource = undefined;
       }
     }
+    // Whatever the middleware wrote, the caller gets the localized sentence for this outcome.
+    result = { ...result, message: shopperMessage(result, this.t) };
     this.dispatchEvent(
       createPg3dsCompleteEvent({
         reference,
@@ -123,12 +137,16 @@ export abstract class ThreeDSElement extends LitElement {
     return result;
   }
 
-  /** Shows the challenge frame, posts `fields` to `acsUrl` into it and waits for the callback page. */
+  /**
+   * Shows the challenge frame, posts `fields` to `acsUrl` into it and waits for the outcome: the completion
+   * page's message (from `callbackOrigin` or the endpoint's origin) or a status read, whichever is first.
+   */
   protected async challenge(
     reference: string,
     version: 1 | 2,
     acsUrl: string,
     fields: Record<string, string>,
+    callbackOrigin: string | undefined,
     signal: AbortSignal,
   ): Promise<FinalPaymentState> {
     frameCounter += 1;
@@ -143,19 +161,34 @@ export abstract class ThreeDSElement extends LitElement {
     if (!frame || frame.name !== this.frameName || signal.aborted)
       return this.failure(reference, 'aborted', 'failed');
     const api = this.api;
-    const completed = waitForCompletion(frame, api.origin, reference, signal);
-    this.dispatchEvent(createPg3dsStartEvent({ reference, version, step: 'challenge' }));
-    postIntoFrame(this.renderRoot as ShadowRoot, acsUrl, this.frameName, fields);
-    frame.focus();
-    const timedOut = sleep(this.challengeTimeout, signal).then(() =>
-      signal.aborted
-        ? undefined
-        : this.failure(reference, 'authentication_timeout', 'authenticationTimeout'),
-    );
-    const outcome = await Promise.race([completed.then(() => undefined), timedOut]);
-    if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
-    if (outcome) return outcome;
-    return this.finalState(await api.payment(reference), reference);
+    // Ends with this challenge, whichever way: no listener or timer outlives it into a later attempt.
+    const watch = new AbortController();
+    signal.addEventListener('abort', () => watch.abort(), { once: true, signal: watch.signal });
+    try {
+      const completed = waitForCompletion({
+        frame,
+        origins: [api.origin, callbackOrigin],
+        reference,
+        read: () => api.payment(reference),
+        pollInterval: this.pollInterval,
+        settleMs: this.pollInterval * 3,
+        signal: watch.signal,
+      });
+      this.dispatchEvent(createPg3dsStartEvent({ reference, version, step: 'challenge' }));
+      postIntoFrame(this.renderRoot as ShadowRoot, acsUrl, this.frameName, fields);
+      frame.focus();
+      const timedOut = sleep(this.challengeTimeout, watch.signal).then(() => 'timeout' as const);
+      const outcome = await Promise.race([completed, timedOut]);
+      if (signal.aborted || outcome === undefined)
+        return this.failure(reference, 'aborted', 'failed');
+      if (outcome === 'timeout')
+        return this.failure(reference, 'authentication_timeout', 'authenticationTimeout');
+      if ('unverified' in outcome)
+        return this.failure(reference, 'authentication_failed', 'authenticationFailed');
+      return outcome.state;
+    } finally {
+      watch.abort();
+    }
   }
 
   /** A state read after 3-D Secure must be final; one still authenticating means the bank gave no result. */

@@ -3,6 +3,8 @@ import type { PaymentState } from '../api/types.js';
 /** Where the test runner's backend listens (see test-support/backend-plugin.mjs). */
 export interface TestBackend {
   url: string;
+  /** The mock's second origin, where `public` cards' completion pages are served. */
+  publicUrl: string;
   endpoint: string;
   kind: 'mock' | 'real';
 }
@@ -20,6 +22,15 @@ export async function record(reference: string): Promise<Record<string, unknown>
   return (await fetch(`${url}/_test/payments/${reference}`)).json() as Promise<
     Record<string, unknown>
   >;
+}
+
+/** The gateway decides a payment (mock only) without any completion page: only a status read can tell. */
+export async function decide(
+  reference: string,
+  outcome: 'approve' | 'decline' | 'pending' = 'approve',
+): Promise<void> {
+  const { url } = await backend();
+  await fetch(`${url}/_test/payments/${reference}/finish?outcome=${outcome}`, { method: 'POST' });
 }
 
 export async function createPayment(number: string): Promise<PaymentState> {

@@ -7,9 +7,10 @@ import { threeDSV1Styles } from './3ds-v1.styles.js';
  * @tag pg-3ds-v1
  * @summary Runs 3-D Secure 1: posts PaReq, MD and TermUrl to the bank's page in a frame and waits for it.
  *
- * Call `start(reference, threeDS)` with the `authenticating` answer (version 1) of
+ * Call `start(reference, threeDS, clientSecret)` with the `authenticating` answer (version 1) of
  * `POST {endpoint}/payments`. The bank posts PaRes to the middleware's TermUrl, whose page tells this element
- * it is done; the result is then read from `GET {endpoint}/payments/:reference`.
+ * it is done; the result is read from `GET {endpoint}/payments/:reference`, which is also polled every
+ * `poll-interval` ms while the bank's page is open.
  *
  * @event pg-3ds-start - The challenge began (detail: reference, version, step).
  * @event pg-3ds-complete - The flow ended (detail: reference, status, code).
@@ -27,15 +28,23 @@ import { threeDSV1Styles } from './3ds-v1.styles.js';
 export class Pg3dsV1 extends ThreeDSElement {
   static override styles = [themeStyles, threeDSV1Styles];
 
-  /** Runs the flow for one payment and resolves with its final state; never rejects for payment outcomes. */
-  start(reference: string, action: ThreeDSV1Action): Promise<FinalPaymentState> {
-    this.assertConfigured();
+  /**
+   * Runs the flow for one payment and resolves with its final state; never rejects for payment outcomes.
+   * `clientSecret` is the create answer's (see `<pg-3ds-v2>`).
+   */
+  start(
+    reference: string,
+    action: ThreeDSV1Action,
+    clientSecret?: string,
+  ): Promise<FinalPaymentState> {
+    this.prepare(reference, clientSecret);
     return this.runFlow(reference, (signal) =>
       this.challenge(
         reference,
         1,
         action.acsUrl,
         { PaReq: action.paReq, MD: action.md, TermUrl: action.termUrl },
+        action.callbackOrigin,
         signal,
       ),
     );

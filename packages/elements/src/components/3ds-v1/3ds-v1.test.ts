@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { ThreeDSV1Action } from '../../api/types.js';
-import { backend, createPayment, record } from '../../test-helpers/backend.js';
+import { backend, createPayment, decide, record } from '../../test-helpers/backend.js';
 import './3ds-v1.js';
 import type { Pg3dsV1 } from './3ds-v1.component.js';
 
@@ -8,7 +8,7 @@ async function authenticating(number: string) {
   const state = await createPayment(number);
   if (state.status !== 'authenticating' || state.threeDS.version !== 1)
     throw new Error(`expected v1, got ${JSON.stringify(state)}`);
-  return { reference: state.reference, action: state.threeDS };
+  return { reference: state.reference, action: state.threeDS, clientSecret: state.clientSecret };
 }
 
 async function element() {
@@ -19,9 +19,10 @@ async function element() {
 describe('<pg-3ds-v1>', () => {
   it('posts PaReq, MD and TermUrl into the frame and reads the result after the TermUrl page', async () => {
     const el = await element();
-    const { reference, action } = await authenticating('4000000000003097');
+    el.pollInterval = 60_000;
+    const { reference, action, clientSecret } = await authenticating('4000000000003097');
     const start = oneEvent(el, 'pg-3ds-start');
-    const done = el.start(reference, action as ThreeDSV1Action);
+    const done = el.start(reference, action as ThreeDSV1Action, clientSecret);
     expect((await start).detail).to.deep.equal({ reference, version: 1, step: 'challenge' });
     const result = await done;
     expect(result.status).to.equal('approved');
@@ -38,15 +39,15 @@ describe('<pg-3ds-v1>', () => {
   it('adds no history entry when posting into the frame', async () => {
     const el = await element();
     const before = history.length;
-    const { reference, action } = await authenticating('4000000000003097');
-    await el.start(reference, action);
+    const { reference, action, clientSecret } = await authenticating('4000000000003097');
+    await el.start(reference, action, clientSecret);
     expect(history.length).to.equal(before);
   });
 
   it('cancel, timeout and a second flow', async () => {
     const el = await element();
     const held = await authenticating('4000000000000028');
-    const first = el.start(held.reference, held.action);
+    const first = el.start(held.reference, held.action, held.clientSecret);
     await oneEvent(el, 'pg-3ds-start');
     await expect(el).to.be.accessible();
     const cancel = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=cancel]')!;
@@ -56,23 +57,23 @@ describe('<pg-3ds-v1>', () => {
     expect(cancelled.success === false && cancelled.code).to.equal('authentication_cancelled');
     el.challengeTimeout = 200;
     const again = await authenticating('4000000000000028');
-    const timedOut = await el.start(again.reference, again.action);
+    const timedOut = await el.start(again.reference, again.action, again.clientSecret);
     expect(timedOut.success === false && timedOut.code).to.equal('authentication_timeout');
     el.challengeTimeout = 600_000;
     const ok = await authenticating('4000000000003097');
-    expect((await el.start(ok.reference, ok.action)).status).to.equal('approved');
+    expect((await el.start(ok.reference, ok.action, ok.clientSecret)).status).to.equal('approved');
     expect(el.shadowRoot!.querySelectorAll('iframe').length).to.equal(0);
   });
 
   it('a new start ends the running flow first', async () => {
     const el = await element();
     const held = await authenticating('4000000000000028');
-    const first = el.start(held.reference, held.action);
+    const first = el.start(held.reference, held.action, held.clientSecret);
     await oneEvent(el, 'pg-3ds-start');
     const firstFrame = el.shadowRoot!.querySelector('iframe');
     const ok = await authenticating('4000000000003097');
     const secondStarted = oneEvent(el, 'pg-3ds-start');
-    const second = el.start(ok.reference, ok.action);
+    const second = el.start(ok.reference, ok.action, ok.clientSecret);
     await secondStarted;
     // a fresh frame per attempt: the held bank page is gone, nothing posts into it again
     expect(el.shadowRoot!.querySelector('iframe')).not.to.equal(firstFrame);
@@ -88,7 +89,7 @@ describe('<pg-3ds-v1>', () => {
       html`<pg-3ds-v1 endpoint=${endpoint} locale="af"></pg-3ds-v1>`,
     );
     const held = await authenticating('4000000000000028');
-    const done = el.start(held.reference, held.action);
+    const done = el.start(held.reference, held.action, held.clientSecret);
     await oneEvent(el, 'pg-3ds-start');
     expect(el.shadowRoot!.querySelector('[part=cancel]')!.textContent!.trim()).to.equal(
       'Kanselleer',
@@ -99,5 +100,32 @@ describe('<pg-3ds-v1>', () => {
     el.cancel();
     const result = await done;
     expect(result.success === false && result.message).to.contain('gekanselleer');
+  });
+
+  it("takes the TermUrl page's word from the action's callbackOrigin, another origin than the endpoint", async () => {
+    const { publicUrl } = await backend();
+    const el = await element();
+    el.pollInterval = 60_000;
+    el.challengeTimeout = 10_000;
+    const { reference, action, clientSecret } = await authenticating('4000000000000044');
+    expect(action.callbackOrigin).to.equal(publicUrl);
+    expect(new URL(action.termUrl).origin).to.equal(publicUrl);
+    expect((await el.start(reference, action, clientSecret)).status).to.equal('approved');
+    expect((await record(reference)).reads).to.equal(1);
+  });
+
+  it('learns the outcome by polling when the bank page never returns', async () => {
+    const el = await element();
+    el.pollInterval = 100;
+    const held = await authenticating('4000000000000028');
+    const done = el.start(held.reference, held.action, held.clientSecret);
+    await oneEvent(el, 'pg-3ds-start');
+    await decide(held.reference, 'decline');
+    const result = await done;
+    expect(result.status).to.equal('declined');
+    expect(result.success === false && result.message).to.equal(
+      'Your card was declined. Try another card.',
+    );
+    expect(el.shadowRoot!.querySelectorAll('iframe').length).to.equal(0);
   });
 });

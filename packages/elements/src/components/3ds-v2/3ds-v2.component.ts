@@ -17,11 +17,13 @@ const METHOD_LOAD_LIMIT_MS = 10_000;
  * @tag pg-3ds-v2
  * @summary Runs 3-D Secure 2: the hidden method step, then the bank's challenge when it asks for one.
  *
- * Call `start(reference, threeDS)` with the `authenticating` answer of `POST {endpoint}/payments`. The method
- * content runs as its own document in a hidden frame (from the middleware's `methodUrl`, so it obeys the
- * shop's CSP), Step 2 confirm follows `method-timeout` ms after it loaded, and a challenge opens a frame sized
- * from the EMV window sizes. Completion is only accepted from the middleware's origin, from this element's
- * frame, for this payment; the result is then read from `GET {endpoint}/payments/:reference`.
+ * Call `start(reference, threeDS, clientSecret)` with the `authenticating` answer of
+ * `POST {endpoint}/payments`. The method content runs as its own document in a hidden frame (from the
+ * middleware's `methodUrl`, so it obeys the shop's CSP), Step 2 confirm follows `method-timeout` ms after it
+ * loaded, and a challenge opens a frame sized from the EMV window sizes. The outcome is read from
+ * `GET {endpoint}/payments/:reference` every `poll-interval` ms while the challenge is open, and at once when
+ * the completion page says so (accepted only from this element's frame, from the endpoint's origin or the
+ * action's `callbackOrigin`, for this payment).
  *
  * @event pg-3ds-start - The method step or the challenge began (detail: reference, version, step).
  * @event pg-3ds-complete - The flow ended (detail: reference, status, code).
@@ -45,9 +47,17 @@ export class Pg3dsV2 extends ThreeDSElement {
 
   private methodLoaded?: () => void;
 
-  /** Runs the flow for one payment and resolves with its final state; never rejects for payment outcomes. */
-  start(reference: string, action: ThreeDSV2Action): Promise<FinalPaymentState> {
-    this.assertConfigured();
+  /**
+   * Runs the flow for one payment and resolves with its final state; never rejects for payment outcomes.
+   * `clientSecret` is the create answer's: without it (and outside a `<pg-checkout>` that holds it) the
+   * middleware does not let this browser confirm or read the payment.
+   */
+  start(
+    reference: string,
+    action: ThreeDSV2Action,
+    clientSecret?: string,
+  ): Promise<FinalPaymentState> {
+    this.prepare(reference, clientSecret);
     return this.runFlow(reference, async (signal) => {
       let next = action;
       if (next.step === 'method') {
@@ -64,6 +74,7 @@ export class Pg3dsV2 extends ThreeDSElement {
         2,
         next.acsUrl,
         { creq: next.creq, threeDSSessionData: next.threeDSSessionData },
+        next.callbackOrigin,
         signal,
       );
     });

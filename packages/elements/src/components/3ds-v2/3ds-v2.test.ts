@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { ThreeDSV2Action } from '../../api/types.js';
-import { backend, createPayment, record } from '../../test-helpers/backend.js';
+import { en } from '../../i18n/en.js';
+import { backend, createPayment, decide, record } from '../../test-helpers/backend.js';
 import './3ds-v2.js';
 import type { Pg3dsV2 } from './3ds-v2.component.js';
 
@@ -8,7 +9,11 @@ async function authenticating(number: string) {
   const state = await createPayment(number);
   if (state.status !== 'authenticating' || state.threeDS.version !== 2)
     throw new Error(`expected v2, got ${JSON.stringify(state)}`);
-  return { reference: state.reference, action: state.threeDS as ThreeDSV2Action };
+  return {
+    reference: state.reference,
+    action: state.threeDS as ThreeDSV2Action,
+    clientSecret: state.clientSecret,
+  };
 }
 
 async function element(width = 480, attrs = '') {
@@ -47,10 +52,10 @@ function trackMessageListeners() {
 describe('<pg-3ds-v2>', () => {
   it('runs the method step from methodUrl, confirms method-timeout ms after load, then the challenge', async () => {
     const el = await element();
-    const { reference, action } = await authenticating('4000000000003063');
+    const { reference, action, clientSecret } = await authenticating('4000000000003063');
     const starts: string[] = [];
     el.addEventListener('pg-3ds-start', (e) => starts.push(e.detail.step));
-    const done = el.start(reference, action);
+    const done = el.start(reference, action, clientSecret);
     await el.updateComplete;
     const method = el.shadowRoot!.querySelector<HTMLIFrameElement>('iframe[part=method-frame]')!;
     expect(method.getAttribute('src')).to.equal(action.step === 'method' ? action.methodUrl : '');
@@ -72,9 +77,9 @@ describe('<pg-3ds-v2>', () => {
     const { endpoint } = await backend();
     const el = await fixture<Pg3dsV2>(html`<pg-3ds-v2 endpoint=${endpoint}></pg-3ds-v2>`);
     expect(el.methodTimeout).to.equal(3000);
-    const { reference, action } = await authenticating('4000000000003220');
+    const { reference, action, clientSecret } = await authenticating('4000000000003220');
     const started = Date.now();
-    const result = await el.start(reference, action);
+    const result = await el.start(reference, action, clientSecret);
     expect(Date.now() - started).to.be.at.least(3000);
     expect(result.status).to.equal('approved');
     const rec = await record(reference);
@@ -83,8 +88,8 @@ describe('<pg-3ds-v2>', () => {
 
   it('falls back to srcdoc when there is no methodUrl', async () => {
     const el = await element();
-    const { reference, action } = await authenticating('4000000000003220');
-    const done = el.start(reference, { ...action, methodUrl: '' } as ThreeDSV2Action);
+    const { reference, action, clientSecret } = await authenticating('4000000000003220');
+    const done = el.start(reference, { ...action, methodUrl: '' } as ThreeDSV2Action, clientSecret);
     await el.updateComplete;
     const method = el.shadowRoot!.querySelector<HTMLIFrameElement>('iframe[part=method-frame]')!;
     expect(method.hasAttribute('src')).to.equal(false);
@@ -95,18 +100,18 @@ describe('<pg-3ds-v2>', () => {
 
   it('a failed authentication at Step 2 confirm ends declined without a challenge', async () => {
     const el = await element();
-    const { reference, action } = await authenticating('4000000000000127');
-    const result = await el.start(reference, action);
+    const { reference, action, clientSecret } = await authenticating('4000000000000127');
+    const result = await el.start(reference, action, clientSecret);
     expect(result.status).to.equal('declined');
     expect(result.success === false && result.code).to.equal('authentication_failed');
   });
 
   it('posts creq and threeDSSessionData into a sized, focused, announced challenge frame', async () => {
     const el = await element(480);
-    const { reference, action } = await authenticating('4000000000000010');
+    const { reference, action, clientSecret } = await authenticating('4000000000000010');
     expect(action.step).to.equal('challenge');
     const started = oneEvent(el, 'pg-3ds-start');
-    const done = el.start(reference, action);
+    const done = el.start(reference, action, clientSecret);
     await started;
     const frame = challengeFrame(el)!;
     expect(frame.hasAttribute('src')).to.equal(false);
@@ -150,8 +155,8 @@ describe('<pg-3ds-v2>', () => {
       [200, '05', '100%'],
     ] as const) {
       const el = await element(width);
-      const { reference, action } = await authenticating('4000000000000010');
-      const done = el.start(reference, action);
+      const { reference, action, clientSecret } = await authenticating('4000000000000010');
+      const done = el.start(reference, action, clientSecret);
       await oneEvent(el, 'pg-3ds-start');
       expect(
         el.shadowRoot!.querySelector('[part=challenge]')!.getAttribute('data-window-size'),
@@ -167,10 +172,12 @@ describe('<pg-3ds-v2>', () => {
   it('ignores completion messages from another origin, another frame or another payment', async () => {
     const { url } = await backend();
     const el = await element();
+    // Only a message could end this challenge quickly; the poll would come long after the test.
+    el.pollInterval = 60_000;
     const tracker = trackMessageListeners();
     try {
-      const { reference, action } = await authenticating('4000000000000010');
-      const done = el.start(reference, action);
+      const { reference, action, clientSecret } = await authenticating('4000000000000010');
+      const done = el.start(reference, action, clientSecret);
       await oneEvent(el, 'pg-3ds-start');
       let settled = false;
       void done.then(() => (settled = true));
@@ -200,8 +207,8 @@ describe('<pg-3ds-v2>', () => {
   it('ends a silent challenge after challenge-timeout with a clear failure', async () => {
     const el = await element(480, '');
     el.challengeTimeout = 300;
-    const { reference, action } = await authenticating('4000000000000010');
-    const result = await el.start(reference, action);
+    const { reference, action, clientSecret } = await authenticating('4000000000000010');
+    const result = await el.start(reference, action, clientSecret);
     expect(result.success === false && result.code).to.equal('authentication_timeout');
     expect(result.success === false && result.message).to.contain('took too long');
     expect(frames(el).length).to.equal(0);
@@ -209,9 +216,10 @@ describe('<pg-3ds-v2>', () => {
 
   it('completes through the callback page and reads the authoritative state', async () => {
     const el = await element();
-    const { reference, action } = await authenticating('4000000000000119');
+    el.pollInterval = 60_000;
+    const { reference, action, clientSecret } = await authenticating('4000000000000119');
     const complete = oneEvent(el, 'pg-3ds-complete');
-    const result = await el.start(reference, action);
+    const result = await el.start(reference, action, clientSecret);
     expect(result.status).to.equal('declined');
     expect((await complete).detail).to.deep.equal({
       reference,
@@ -225,7 +233,7 @@ describe('<pg-3ds-v2>', () => {
     const el = await element();
     const parent = el.parentElement!;
     const first = await authenticating('4000000000000010');
-    const done = el.start(first.reference, first.action);
+    const done = el.start(first.reference, first.action, first.clientSecret);
     await oneEvent(el, 'pg-3ds-start');
     el.remove();
     const result = await done;
@@ -233,7 +241,9 @@ describe('<pg-3ds-v2>', () => {
     expect(frames(el).length).to.equal(0);
     parent.append(el);
     const second = await authenticating('4000000000003055');
-    expect((await el.start(second.reference, second.action)).status).to.equal('approved');
+    expect((await el.start(second.reference, second.action, second.clientSecret)).status).to.equal(
+      'approved',
+    );
     expect(frames(el).length).to.equal(0);
   });
 
@@ -244,8 +254,8 @@ describe('<pg-3ds-v2>', () => {
     );
     dialog.showModal();
     const el = dialog.querySelector('pg-3ds-v2') as Pg3dsV2;
-    const { reference, action } = await authenticating('4000000000000010');
-    const done = el.start(reference, action);
+    const { reference, action, clientSecret } = await authenticating('4000000000000010');
+    const done = el.start(reference, action, clientSecret);
     await oneEvent(el, 'pg-3ds-start');
     const frame = challengeFrame(el)!;
     expect(frame.checkVisibility()).to.equal(true);
@@ -267,7 +277,152 @@ describe('<pg-3ds-v2>', () => {
         creq: 'x',
         threeDSSessionData: 'y',
         transactionId: 't',
+        callbackOrigin: 'https://shop.test',
       }),
     ).to.throw(TypeError, /endpoint/);
+  });
+
+  it('proves ownership with the client secret on Step 2 confirm and the status read', async () => {
+    const el = await element();
+    el.pollInterval = 60_000;
+    const { reference, action, clientSecret } = await authenticating('4000000000003063');
+    expect(clientSecret).to.match(/^[\w-]{43}$/);
+    expect((await el.start(reference, action, clientSecret)).status).to.equal('approved');
+    const rec = await record(reference);
+    expect(rec.deniedRequests ?? 0).to.equal(0);
+    expect(rec.step2ConfirmAt).to.be.a('number');
+    expect(rec.reads).to.equal(1);
+  });
+
+  it('without the secret the middleware does not know the payment: failed, with a readable message', async () => {
+    const el = await element();
+    const { reference, action } = await authenticating('4000000000003063');
+    const result = await el.start(reference, action);
+    expect(result.status).to.equal('failed');
+    expect(result.success === false && result.code).to.equal('not_found');
+    expect(result.success === false && result.message).to.equal(en.notFound);
+    expect((await record(reference)).deniedRequests).to.equal(1);
+    expect(frames(el).length).to.equal(0);
+  });
+
+  it("accepts the completion page from the action's callbackOrigin, another origin than the endpoint", async () => {
+    const { endpoint, publicUrl } = await backend();
+    const el = await element();
+    el.pollInterval = 60_000;
+    el.challengeTimeout = 10_000;
+    const { reference, action, clientSecret } = await authenticating('4000000000000036');
+    expect(action.step === 'challenge' && action.callbackOrigin).to.equal(publicUrl);
+    expect(publicUrl).not.to.equal(new URL(endpoint).origin);
+    const result = await el.start(reference, action, clientSecret);
+    expect(result.status).to.equal('approved');
+    expect((await record(reference)).reads).to.equal(1);
+  });
+
+  it('ignores a completion page from its own frame on an origin the action did not name', async () => {
+    const el = await element();
+    el.pollInterval = 60_000;
+    const { reference, action, clientSecret } = await authenticating('4000000000000051');
+    let settled = false;
+    const done = el.start(reference, action, clientSecret);
+    void done.then(() => (settled = true));
+    let rec: Record<string, unknown> = {};
+    for (let i = 0; i < 100 && typeof rec.completionServedAt !== 'number'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      rec = await record(reference);
+    }
+    expect(rec.completionServedAt, 'the completion page was served').to.be.a('number');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).to.equal(false);
+    expect((await record(reference)).reads ?? 0).to.equal(0);
+    el.cancel();
+    expect((await done).status).to.equal('failed');
+  });
+
+  it('polling alone ends a challenge whose page never speaks, with whatever the gateway decided', async () => {
+    for (const [outcome, status] of [
+      ['approve', 'approved'],
+      ['decline', 'declined'],
+      ['pending', 'pending'],
+    ] as const) {
+      const el = await element();
+      el.pollInterval = 100;
+      const { reference, action, clientSecret } = await authenticating('4000000000000010');
+      const done = el.start(reference, action, clientSecret);
+      await oneEvent(el, 'pg-3ds-start');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(challengeFrame(el), 'still open while undecided').not.to.equal(null);
+      await decide(reference, outcome);
+      const started = Date.now();
+      const result = await done;
+      expect(result.status, outcome).to.equal(status);
+      expect(Date.now() - started).to.be.below(1500);
+      expect(frames(el).length).to.equal(0);
+    }
+  });
+
+  it('a 404 from the status read ends a challenge as failed, with a readable message', async () => {
+    const el = await element();
+    el.pollInterval = 100;
+    const { reference, action } = await authenticating('4000000000000010');
+    const result = await el.start(reference, action);
+    expect(result.success === false && result.code).to.equal('not_found');
+    expect(result.success === false && result.message).to.equal(en.notFound);
+    expect((await record(reference)).deniedRequests).to.be.at.least(1);
+  });
+
+  it('a completion page the gateway has not decided on ends as a failed authentication', async () => {
+    const el = await element();
+    el.pollInterval = 100;
+    const { reference, action, clientSecret } = await authenticating('4000000000000069');
+    const result = await el.start(reference, action, clientSecret);
+    expect(result.success === false && result.code).to.equal('authentication_failed');
+    expect(result.success === false && result.message).to.equal(en.authenticationFailed);
+  });
+
+  it('a listener left from an earlier flow cannot end a later one', async () => {
+    const { url } = await backend();
+    const el = await element();
+    el.pollInterval = 60_000;
+    const tracker = trackMessageListeners();
+    try {
+      const ended: string[] = [];
+      el.addEventListener('pg-3ds-complete', (e) => ended.push(e.detail.reference));
+      const first = await authenticating('4000000000000010');
+      const firstDone = el.start(first.reference, first.action, first.clientSecret);
+      await oneEvent(el, 'pg-3ds-start');
+      const second = await authenticating('4000000000000010');
+      const secondStarted = oneEvent(el, 'pg-3ds-start');
+      const secondDone = el.start(second.reference, second.action, second.clientSecret);
+      await secondStarted;
+      const firstResult = await firstDone;
+      expect(firstResult.success === false && firstResult.code).to.equal('aborted');
+      expect(tracker.leftBehind()).to.equal(1);
+      let settled = false;
+      void secondDone.then(() => (settled = true));
+      // The earlier payment is decided, and the current frame says so: nothing may listen for it now.
+      await decide(first.reference);
+      const post = async (reference: string) => {
+        const frame = challengeFrame(el)!;
+        const loaded = new Promise((resolve) =>
+          frame.addEventListener('load', resolve, { once: true }),
+        );
+        frame.src = `${url}/_test/post?reference=${reference}&target=${encodeURIComponent(location.origin)}`;
+        await loaded;
+      };
+      await post(first.reference);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(settled).to.equal(false);
+      expect((await record(first.reference)).reads ?? 0).to.equal(0);
+      expect(ended).to.deep.equal([first.reference]);
+      // The later flow's own completion still counts.
+      await decide(second.reference);
+      await post(second.reference);
+      expect((await secondDone).status).to.equal('approved');
+      expect(ended).to.deep.equal([first.reference, second.reference]);
+      expect((await record(second.reference)).reads).to.equal(1);
+      expect(tracker.leftBehind()).to.equal(0);
+    } finally {
+      tracker.restore();
+    }
   });
 });
