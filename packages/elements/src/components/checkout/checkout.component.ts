@@ -21,6 +21,11 @@ import { createPgStatusChangeEvent } from '../../events/status-change.js';
 import type { CheckoutStatus } from '../../events/status.js';
 import { createTranslator, type MessageKey, type Messages } from '../../i18n/localize.js';
 import { shopperMessage } from '../../internal/failure-message.js';
+import {
+  clearRunningPayment,
+  loadRunningPayment,
+  saveRunningPayment,
+} from '../../internal/running-payment.js';
 import { themeStyles } from '../../styles/theme.js';
 import type { Pg3dsV1 } from '../3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
@@ -34,6 +39,16 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
   redirect: 'methodRedirect',
 };
 
+/** Outcomes that say nothing about where the payment stands: its entry stays, so a reload can resume it. */
+const unsettledCodes = new Set(['aborted', 'network_error']);
+
+function isThreeDSAction(value: unknown): value is ThreeDSAction {
+  const action = value as Partial<ThreeDSAction> | null;
+  if (typeof action !== 'object' || action === null) return false;
+  if (action.version === 1) return typeof action.acsUrl === 'string';
+  return action.version === 2 && (action.step === 'method' || action.step === 'challenge');
+}
+
 /**
  * @tag pg-checkout
  * @summary The drop-in: a card form, 3-D Secure v1 and v2 and the other payment methods, wired to the middleware.
@@ -41,6 +56,10 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
  * Runs the whole flow against the middleware at `endpoint` and reflects it in `status` (`idle`, `submitting`,
  * `authenticating`, `approved`, `declined`, `failed`, `pending`). It shares its configuration with the parts
  * inside it through @lit/context, so a merchant can put their own `<pg-card-form>` in the default slot.
+ *
+ * It proves to the middleware that it owns a payment with the create answer's `clientSecret`, kept in its
+ * `CheckoutApi` and, with the reference, in `sessionStorage` while the payment runs: after a reload it reads
+ * that payment's state and shows the outcome or reopens 3-D Secure. The entry goes once the payment ended.
  *
  * @slot - Replaces the built-in card form (put a `<pg-card-form>` here to lay it out yourself).
  *
@@ -112,6 +131,9 @@ export class PgCheckout extends LitElement {
   /** Milliseconds a 3-D Secure challenge may take. */
   @property({ type: Number, attribute: 'challenge-timeout' }) challengeTimeout = 600_000;
 
+  /** Milliseconds between status reads while a 3-D Secure challenge is open. */
+  @property({ type: Number, attribute: 'poll-interval' }) pollInterval = 2000;
+
   private api?: CheckoutApi;
   private inFlight = false;
   private configRequest = 0;
@@ -128,6 +150,8 @@ export class PgCheckout extends LitElement {
     if (changed.has('endpoint')) {
       this.api = this.endpoint ? new CheckoutApi(this.endpoint) : undefined;
       void this.loadConfig();
+      const api = this.api;
+      if (api) void this.updateComplete.then(() => this.resume(api));
     }
     if (changed.has('savedCards') && !changed.has('endpoint')) void this.loadConfig();
     const t = createTranslator(this.locale, this.messages);
@@ -190,13 +214,63 @@ export class PgCheckout extends LitElement {
         ? await api.createPayment(request)
         : { success: false, status: 'failed', code: 'not_configured', message: '' };
       if (state.reference) this.reference = state.reference;
-      if (state.status === 'authenticating')
+      if (state.status === 'authenticating') {
+        if (api && state.clientSecret)
+          saveRunningPayment(api.endpoint, {
+            reference: state.reference,
+            clientSecret: state.clientSecret,
+          });
         state = await this.authenticate(state.reference, state.threeDS);
+      }
+      if (api) this.release(api, state);
       await this.finish(state, form);
     } finally {
       this.inFlight = false;
     }
   };
+
+  /** Picks up the payment a reload interrupted: shows its outcome, or reopens 3-D Secure. */
+  private async resume(api: CheckoutApi): Promise<void> {
+    const running = loadRunningPayment(api.endpoint);
+    if (!running || this.inFlight) return;
+    this.inFlight = true;
+    try {
+      api.rememberSecret(running.reference, running.clientSecret);
+      this.reference = running.reference;
+      this.setStatus('submitting');
+      let state: PaymentState = await api.payment(running.reference);
+      if (api !== this.api) return;
+      if (state.status === 'failed' && state.code === 'not_found') {
+        // Nothing the middleware knows this browser owns: start afresh.
+        clearRunningPayment(api.endpoint, running.reference);
+        this.reference = '';
+        this.setStatus('idle');
+        return;
+      }
+      if (state.status === 'authenticating') {
+        state = isThreeDSAction(state.threeDS)
+          ? await this.authenticate(running.reference, state.threeDS)
+          : {
+              success: false,
+              status: 'failed',
+              reference: running.reference,
+              code: 'bad_response',
+              message: '',
+            };
+      }
+      this.release(api, state);
+      await this.finish(state, noForm);
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  /** A payment that reached a final state needs no resuming. */
+  private release(api: CheckoutApi, state: FinalPaymentState): void {
+    if (!state.reference) return;
+    if (state.status === 'failed' && unsettledCodes.has(state.code)) return;
+    clearRunningPayment(api.endpoint, state.reference);
+  }
 
   private async authenticate(reference: string, action: ThreeDSAction): Promise<FinalPaymentState> {
     this.setStatus('authenticating');
@@ -319,11 +393,13 @@ export class PgCheckout extends LitElement {
           ? html`<pg-3ds-v1
               appearance=${this.appearance}
               challenge-timeout=${this.challengeTimeout}
+              poll-interval=${this.pollInterval}
             ></pg-3ds-v1>`
           : html`<pg-3ds-v2
               appearance=${this.appearance}
               method-timeout=${this.methodTimeout}
               challenge-timeout=${this.challengeTimeout}
+              poll-interval=${this.pollInterval}
             ></pg-3ds-v2>`
       }
     </div>`;

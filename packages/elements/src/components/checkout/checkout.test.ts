@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { PgCardForm } from '../card-form/card-form.component.js';
-import { backend } from '../../test-helpers/backend.js';
+import { backend, decide, record } from '../../test-helpers/backend.js';
 import { field, typeInto } from '../../test-helpers/input.js';
 import './checkout.js';
 import type { PgCheckout } from './checkout.component.js';
@@ -16,6 +16,7 @@ async function dropIn(attrs: { locale?: string; methods?: string; savedCards?: b
       methods=${attrs.methods ?? ''}
       ?saved-cards=${attrs.savedCards ?? false}
       method-timeout="200"
+      poll-interval="100"
     ></pg-checkout>`,
   );
   await until(
@@ -266,5 +267,111 @@ describe('<pg-checkout>', () => {
     await el.updateComplete;
     expect(form(el).getAttribute('appearance')).to.equal('dark');
     await expect(el).to.be.accessible();
+  });
+
+  describe('owning and resuming a payment', () => {
+    const storageKey = async () => `pg-checkout:payment:${(await backend()).endpoint}`;
+    const stored = async () => {
+      const raw = sessionStorage.getItem(await storageKey());
+      return raw ? (JSON.parse(raw) as { reference: string; clientSecret: string }) : undefined;
+    };
+    const challengeOpen = (el: PgCheckout) =>
+      until(
+        () =>
+          el
+            .shadowRoot!.querySelector('pg-3ds-v2')
+            ?.shadowRoot?.querySelector('iframe[part=frame]') != null,
+      );
+    /** A drop-in as a reloaded page would create it: no waiting for the card form. */
+    async function reloaded() {
+      const { endpoint } = await backend();
+      return fixture<PgCheckout>(
+        html`<pg-checkout endpoint=${endpoint} poll-interval="100"></pg-checkout>`,
+      );
+    }
+
+    beforeEach(async () => sessionStorage.removeItem(await storageKey()));
+
+    it('keeps reference and secret in sessionStorage while 3-D Secure runs, nowhere public, and clears them at the end', async () => {
+      const el = await dropIn();
+      const details: unknown[] = [];
+      for (const type of [
+        'pg-status-change',
+        'pg-3ds-start',
+        'pg-3ds-complete',
+        'pg-approved',
+        'pg-failed',
+      ])
+        el.addEventListener(type, (e) => details.push((e as CustomEvent).detail));
+      await pay(el, '4000000000000010');
+      await challengeOpen(el);
+      const entry = await stored();
+      expect(entry?.reference).to.equal(el.reference);
+      expect(entry?.clientSecret).to.match(/^[\w-]{43}$/);
+      const secret = entry!.clientSecret;
+      expect(el.outerHTML).not.to.contain(secret);
+      expect(el.shadowRoot!.innerHTML).not.to.contain(secret);
+      await decide(el.reference);
+      await settled(el);
+      expect(el.status).to.equal('approved');
+      expect(await stored()).to.equal(undefined);
+      expect(JSON.stringify(details)).not.to.contain(secret);
+      expect(details.length).to.be.at.least(4);
+    });
+
+    it('stores nothing for a payment that needs no 3-D Secure', async () => {
+      const el = await dropIn();
+      await pay(el, '4111111111111111');
+      await settled(el);
+      expect(el.status).to.equal('approved');
+      expect(await stored()).to.equal(undefined);
+      expect((await record(el.reference)).createdWithSecretHeader).to.equal(false);
+    });
+
+    it('after a reload, shows the outcome the gateway decided meanwhile', async () => {
+      const el = await dropIn();
+      await pay(el, '4000000000000010');
+      await challengeOpen(el);
+      const reference = el.reference;
+      el.remove(); // the page goes away mid-challenge
+      expect((await stored())?.reference).to.equal(reference);
+      await decide(reference, 'decline');
+      const again = await reloaded();
+      await settled(again);
+      expect(again.status).to.equal('declined');
+      expect(again.reference).to.equal(reference);
+      expect(message(again)).to.equal('Your card was declined. Try another card.');
+      expect(await stored()).to.equal(undefined);
+      expect((await record(reference)).deniedRequests ?? 0).to.equal(0);
+    });
+
+    it('after a reload, reopens the challenge of a payment still authenticating', async () => {
+      const el = await dropIn();
+      await pay(el, '4000000000000010');
+      await challengeOpen(el);
+      const reference = el.reference;
+      el.remove();
+      const again = await reloaded();
+      await until(() => again.status === 'authenticating');
+      await challengeOpen(again);
+      expect((await stored())?.reference).to.equal(reference);
+      await decide(reference);
+      await settled(again);
+      expect(again.status).to.equal('approved');
+      expect(await stored()).to.equal(undefined);
+    });
+
+    it('forgets quietly a stored payment the middleware does not know', async () => {
+      const key = await storageKey();
+      sessionStorage.setItem(
+        key,
+        JSON.stringify({ reference: 'ref-unknown', clientSecret: 'x'.repeat(43) }),
+      );
+      const el = await reloaded();
+      await until(() => sessionStorage.getItem(key) === null);
+      await until(() => el.status === 'idle');
+      expect(el.reference).to.equal('');
+      expect(message(el)).to.equal('');
+    });
   });
 });
