@@ -4,11 +4,15 @@ import { envelopeShape } from './envelope.js';
 import { bool, day, integer, nonEmpty, obj, opt, type Mode } from './internal/fields.js';
 import { checkTransferShare, preparedTransfer, transaction } from './transactions.js';
 
-const pax = () =>
+/** The spec sets no minimum; a server takes 0 (what clients send for an unset number) as the default 1. */
+const pax = (mode: Mode) =>
   z
     .number({ error: 'pax must be a JSON number' })
     .int('pax must be a whole number')
-    .min(1, 'pax must be at least 1');
+    .min(
+      mode === 'strict' ? 1 : 0,
+      mode === 'strict' ? 'pax must be at least 1' : 'pax must not be negative',
+    );
 
 /** Travel and delivery details shared by v3 create, v3 edit and redirect create. */
 export function travelFields(mode: Mode) {
@@ -16,7 +20,7 @@ export function travelFields(mode: Mode) {
     description: opt(mode, nonEmpty('description')),
     transactionDate: opt(mode, day('transactionDate')),
     destinationCountry: opt(mode, nonEmpty('destinationCountry')),
-    pax: opt(mode, pax()),
+    pax: opt(mode, pax(mode)),
   };
 }
 

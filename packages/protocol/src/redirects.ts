@@ -9,7 +9,8 @@ import { checkTransferShare, preparedTransfer, transaction } from './transaction
 function createRedirect(mode: Mode) {
   return obj(mode, {
     transaction: transaction(mode),
-    consumer: consumer(mode),
+    // Not marked required in the spec; only non-ZAR payments need it, for the consumer's address.
+    consumer: opt(mode, consumer(mode)),
     urls: urls(mode),
     auth: opt(mode, bool('auth')),
     pageUrlKey: opt(mode, nonEmpty('pageUrlKey')),
@@ -20,7 +21,7 @@ function createRedirect(mode: Mode) {
     transfer: opt(mode, preparedTransfer(mode)),
     hold: opt(mode, bool('hold')),
   }).superRefine((req, ctx) => {
-    if (req.transaction.currency !== HOME_CURRENCY && !req.consumer.consumerAddress) {
+    if (req.transaction.currency !== HOME_CURRENCY && !req.consumer?.consumerAddress) {
       ctx.addIssue({
         code: 'custom',
         path: ['consumer', 'consumerAddress'],

@@ -28,10 +28,13 @@ export const MerchantSchema = z.looseObject({
 });
 export type Merchant = z.infer<typeof MerchantSchema>;
 
-/** Merchant Transfer in a request; transferDate is optional for fromMerchant. */
+/**
+ * Merchant Transfer in a request; transferDate is optional for fromMerchant, and so is its merchantId:
+ * the caller is the from merchant (the answer's fromMerchantId says which).
+ */
 function merchantTransfer(mode: Mode, side: 'from' | 'to') {
   const common = {
-    merchantId: integer('merchantId'),
+    merchantId: side === 'from' ? opt(mode, integer('merchantId')) : integer('merchantId'),
     merchantReference: reference('merchantReference'),
     currency: currency().refine(
       (c): boolean => c === HOME_CURRENCY,

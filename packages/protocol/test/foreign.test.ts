@@ -65,6 +65,9 @@ describe('v3 create', () => {
       /real date/,
     );
     failsAt(CreateForeignPaymentRequestSchema, { ...sample, pax: 0 }, 'pax', /at least 1/);
+    // No minimum in the spec: a server takes 0 (an unset number) and refuses only negatives.
+    passes(CreateForeignPaymentRequestLenientSchema, { ...sample, pax: 0 });
+    failsAt(CreateForeignPaymentRequestLenientSchema, { ...sample, pax: -1 }, 'pax', /negative/);
     failsAt(CreateForeignPaymentRequestSchema, { ...sample, urls: undefined }, 'urls', /required/);
     failsAt(
       CreateForeignPaymentRequestSchema,

@@ -6,6 +6,7 @@ import {
   CreateEftRequestSchema,
   CreateRedirectRequestLenientSchema,
   CreateRedirectRequestSchema,
+  CreateTransferRequestLenientSchema,
   CreateTransferRequestSchema,
   CreateTransferResponseSchema,
   EditSubscriptionRequestSchema,
@@ -222,6 +223,20 @@ describe('transfers (v2, ZAR)', () => {
   it('accepts a balanced ZAR transfer', () => {
     passes(CreateTransferRequestSchema, create);
   });
+  it('takes fromMerchant without merchantId: the caller is the from merchant', () => {
+    const { merchantId: _id, ...from } = create.fromMerchant;
+    passes(CreateTransferRequestSchema, { ...create, fromMerchant: from });
+    passes(CreateTransferRequestLenientSchema, {
+      ...create,
+      fromMerchant: { ...from, merchantId: null },
+    });
+    failsAt(
+      CreateTransferRequestSchema,
+      withChange(create, (d) => delete (d.toMerchants[0] as { merchantId?: number }).merchantId),
+      'toMerchants[0].merchantId',
+      /required/,
+    );
+  });
   it('refuses unbalanced sums, forex and long references', () => {
     failsAt(
       CreateTransferRequestSchema,
@@ -309,6 +324,16 @@ describe('redirect and EFT', () => {
   const redirect = { transaction, consumer, urls, auth: false, hold: true, recurring: false };
   it('accepts a ZAR redirect and needs an address for other currencies', () => {
     passes(CreateRedirectRequestSchema, redirect);
+    // The spec does not mark consumer required; only its address is, outside ZAR.
+    const { consumer: _c, ...noConsumer } = redirect;
+    passes(CreateRedirectRequestSchema, noConsumer);
+    passes(CreateRedirectRequestLenientSchema, { ...noConsumer, consumer: null });
+    failsAt(
+      CreateRedirectRequestSchema,
+      { ...noConsumer, transaction: { ...transaction, currency: 'USD' } },
+      'consumer.consumerAddress',
+      /required for USD/,
+    );
     const usd = {
       ...redirect,
       transaction: { ...transaction, currency: 'USD' },
