@@ -4,7 +4,12 @@ import {
   type TransactionLookupRecord,
   type ValidateResponse,
 } from '@pg-checkout/protocol';
-import { GatewayError, InvalidRequestError, WebhookVerificationError } from './errors.js';
+import {
+  GatewayError,
+  InvalidRequestError,
+  RequestRejectedError,
+  WebhookVerificationError,
+} from './errors.js';
 import { expectSuccess } from './internal/answers.js';
 import { Transport, type CallOptions } from './internal/transport.js';
 import type { ReconcileResult } from './outcomes.js';
@@ -82,8 +87,12 @@ export class GatewayClient {
       const record = await this.lookups.byMerchantReference(merchantReference, call);
       return { found: true, record };
     } catch (err) {
-      // A plain refusal (success false) is the gateway saying it has no such reference.
-      if (err instanceof GatewayError && err.constructor === GatewayError) {
+      // A refusal (success false: fin025 "record not found", or any other) is the gateway saying it
+      // has no such reference; transport failures, 403 and unreadable answers still throw.
+      if (
+        err instanceof GatewayError &&
+        (err.constructor === GatewayError || err instanceof RequestRejectedError)
+      ) {
         return { found: false, message: err.message };
       }
       throw err;

@@ -40,6 +40,25 @@ export class ThreeDSecureFailedError extends GatewayError {
   override name = 'ThreeDSecureFailedError';
 }
 
+/**
+ * The gateway refused the request itself: a malformed field (fin030), an unknown reference (fin025),
+ * an operation the transaction's current state does not allow (fin058, or code 1 on v3 edits and
+ * transfer changes), a missing urls object (code 3 on v3 create). Nothing about the card was decided:
+ * this is never a decline, and the transaction, if any, is as it was.
+ */
+export class RequestRejectedError extends GatewayError {
+  override name = 'RequestRejectedError';
+}
+
+/**
+ * The merchant reference (or transfer or subscription reference) was used before (fin094, "duplicate
+ * transmission"): one merchant reference is one transaction. `reference` is the earlier transaction's,
+ * when the gateway names it; look it up (or `client.reconcile`) instead of paying again.
+ */
+export class DuplicateReferenceError extends RequestRejectedError {
+  override name = 'DuplicateReferenceError';
+}
+
 /** HTTP 403: the signature did not match or the credentials belong to the other environment. */
 export class SignatureError extends GatewayError {
   override name = 'SignatureError';

@@ -21,10 +21,12 @@ export type {
 } from './outcomes.js';
 export {
   CardDeclinedError,
+  DuplicateReferenceError,
   GatewayConnectionError,
   GatewayError,
   GatewayTimeoutError,
   InvalidRequestError,
+  RequestRejectedError,
   SignatureError,
   ThreeDSecureFailedError,
   UnexpectedResponseError,
@@ -32,6 +34,7 @@ export {
   type GatewayErrorFields,
   type WebhookFailureReason,
 } from './errors.js';
+export { OriginalErrorCodes } from './codes.js';
 export { signRequest, serializeBody } from './signing.js';
 export {
   verifyPaymentNotification,

@@ -3,11 +3,13 @@ import { createServer } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import {
   CardDeclinedError,
+  DuplicateReferenceError,
   GatewayClient,
   GatewayConnectionError,
   GatewayError,
   GatewayTimeoutError,
   InvalidRequestError,
+  RequestRejectedError,
   SignatureError,
   ThreeDSecureFailedError,
   UnexpectedResponseError,
@@ -76,7 +78,7 @@ describe('business failures are typed', () => {
     assert.ok(err instanceof ThreeDSecureFailedError);
     assert.equal(err.reference, 'PG-1');
   });
-  it('a refusal outside card payments is a plain GatewayError (code 1 with success false on edit)', async () => {
+  it('code 1 with success false (v3 edit on or after the execution day) is RequestRejectedError', async () => {
     gateway.on('POST', '/pg/api/v3/payment/PG-1/edit', {
       json: {
         success: false,
@@ -86,9 +88,101 @@ describe('business failures are typed', () => {
       },
     });
     const err = await client.foreign.edit('PG-1', { pax: 2 }).catch((e: unknown) => e);
-    assert.ok(err instanceof GatewayError && err.constructor === GatewayError);
+    assert.ok(err instanceof RequestRejectedError);
+    assert.equal(err.name, 'RequestRejectedError');
     assert.equal(err.code, 1);
     assert.match(err.message, /execution day/);
+  });
+  it('a refusal of the request on a card call is RequestRejectedError, never a decline', async () => {
+    for (const original of ['fin030', 'fin025', 'fin058']) {
+      gateway.on('POST', `${v2}/payment/create`, {
+        json: { success: false, code: -1, originalErrorCode: original, message: 'Refused' },
+      });
+      const err = await client.payments.create(createRequest).catch((e: unknown) => e);
+      assert.ok(err instanceof RequestRejectedError, original);
+      assert.ok(!(err instanceof CardDeclinedError), original);
+      assert.ok(!(err instanceof DuplicateReferenceError), original);
+      assert.equal(err.originalErrorCode, original);
+      gateway.on('POST', `${v2}/payment/PG-1/confirm`, {
+        json: { success: false, code: -1, originalErrorCode: original, message: 'Refused' },
+      });
+      await assert.rejects(
+        client.payments.confirm3dsV2('PG-1', 'junk'),
+        (e: unknown) => e instanceof RequestRejectedError && !(e instanceof CardDeclinedError),
+      );
+    }
+  });
+  it('fin094 (a merchant reference used before) is DuplicateReferenceError naming the earlier payment', async () => {
+    gateway.on('POST', `${v2}/payment/create`, {
+      json: {
+        success: false,
+        code: -1,
+        originalErrorCode: 'fin094',
+        reference: 'PG-0',
+        message: 'transaction.reference order-1001 was already used by payment PG-0',
+      },
+    });
+    const err = await client.payments.create(createRequest).catch((e: unknown) => e);
+    assert.ok(err instanceof DuplicateReferenceError);
+    assert.ok(err instanceof RequestRejectedError);
+    assert.ok(err instanceof GatewayError);
+    assert.equal(err.name, 'DuplicateReferenceError');
+    assert.equal(err.reference, 'PG-0');
+  });
+  it('maps by code and originalErrorCode, not by HTTP status: a 4xx carrying the envelope reads like a 200', async () => {
+    const cases: [number, Record<string, unknown>, new (...a: never[]) => GatewayError][] = [
+      [400, { code: -1, originalErrorCode: 'fin030' }, RequestRejectedError],
+      [404, { code: -1, originalErrorCode: 'fin025' }, RequestRejectedError],
+      [409, { code: -1, originalErrorCode: 'fin058' }, RequestRejectedError],
+      [409, { code: -1, originalErrorCode: 'fin094' }, DuplicateReferenceError],
+      [402, { code: -1, originalErrorCode: 'fin051' }, CardDeclinedError],
+      [400, { code: 3, originalErrorCode: 'fin006' }, ThreeDSecureFailedError],
+      [200, { code: -1, originalErrorCode: 'fin051' }, CardDeclinedError],
+    ];
+    for (const [status, fields, type] of cases) {
+      gateway.on('POST', `${v2}/payment/create`, {
+        status,
+        json: { success: false, message: 'No', ...fields },
+      });
+      const err = await client.payments.create(createRequest).catch((e: unknown) => e);
+      assert.ok(err instanceof type, `${status} ${JSON.stringify(fields)} -> ${String(err)}`);
+      assert.equal((err as GatewayError).statusCode, status);
+    }
+  });
+  it('code 3 outside card calls (v3 create without urls) is RequestRejectedError; code 19 stays GatewayError', async () => {
+    const request = {
+      transaction: { reference: 'trip-1', currency: 'USD', amount: 100 },
+      urls: {
+        success: 'https://shop.example/ok',
+        cancel: 'https://shop.example/cancel',
+        error: 'https://shop.example/err',
+      },
+    };
+    gateway.on('POST', '/pg/api/v3/payment/create', {
+      json: { success: false, code: 3, originalErrorCode: '', message: 'urls are required' },
+    });
+    const missing = await client.foreign.create(request).catch((e: unknown) => e);
+    assert.ok(missing instanceof RequestRejectedError);
+    assert.ok(!(missing instanceof ThreeDSecureFailedError));
+    gateway.on('POST', '/pg/api/v3/payment/create', {
+      status: 404,
+      json: { success: false, code: 19, originalErrorCode: '', message: 'No payment page' },
+    });
+    const noPage = await client.foreign.create(request).catch((e: unknown) => e);
+    assert.ok(noPage instanceof GatewayError && noPage.constructor === GatewayError);
+    assert.equal(noPage.code, 19);
+  });
+  it('a 5xx is a connection failure whether or not it carries JSON (outcome unknown, never a decline)', async () => {
+    for (const reply of [
+      { status: 500, text: '<html>Internal Server Error</html>' },
+      { status: 503, json: { success: false, code: -1, message: 'Service unavailable' } },
+    ]) {
+      gateway.on('POST', `${v2}/payment/create`, reply);
+      const err = await client.payments.create(createRequest).catch((e: unknown) => e);
+      assert.ok(err instanceof GatewayConnectionError, String(err));
+      assert.equal(err.statusCode, reply.status);
+      assert.match(err.message, /reconcile/);
+    }
   });
   it('a refund failure other than code 7 throws', async () => {
     gateway.on('GET', `${v2}/payment/PG-1/refund`, {

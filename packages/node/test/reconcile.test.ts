@@ -40,6 +40,18 @@ describe('reconcile after a timeout', () => {
     const result = await client.reconcile('order-1001');
     assert.deepEqual(result, { found: false, message: 'Transaction not found' });
   });
+  it('reports not found for a refusal answered with HTTP 200 and fin025, the sandbox\'s "no such record"', async () => {
+    gateway.on('GET', lookupPath, {
+      json: {
+        success: false,
+        code: -1,
+        originalErrorCode: 'fin025',
+        message: 'No transaction with merchant reference order-1001',
+      },
+    });
+    const result = await client.reconcile('order-1001');
+    assert.equal(result.found, false);
+  });
   it('still throws when the gateway cannot be asked (nobody knows yet)', async () => {
     gateway.on('GET', lookupPath, { status: 503, text: 'busy' });
     await assert.rejects(client.reconcile('order-1001'), GatewayConnectionError);

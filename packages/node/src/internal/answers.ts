@@ -1,11 +1,14 @@
 import { check, describeIssues, type AnySchema, type SchemaOutput } from '@pg-checkout/protocol';
 import {
   CardDeclinedError,
+  DuplicateReferenceError,
   GatewayError,
+  RequestRejectedError,
   InvalidRequestError,
   ThreeDSecureFailedError,
   UnexpectedResponseError,
 } from '../errors.js';
+import { OriginalErrorCodes } from '../codes.js';
 import type { Answer } from './transport.js';
 
 /** Card operations map code -1 to a decline and code 3 to a 3D Secure failure; others stay general. */
@@ -39,7 +42,21 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
 const int = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isInteger(v) ? v : undefined;
 
-/** Turns a `success: false` answer into the error class its code calls for. */
+/**
+ * originalErrorCodes of a request the gateway refused without deciding anything about the card:
+ * format error, record not found, not permitted now, duplicate transmission (ISO 8583 30, 25, 58, 94).
+ */
+export const REJECTION_CODES: ReadonlySet<string> = new Set([
+  OriginalErrorCodes.FORMAT_ERROR,
+  OriginalErrorCodes.NOT_FOUND,
+  OriginalErrorCodes.NOT_ALLOWED,
+  OriginalErrorCodes.DUPLICATE_REFERENCE,
+]);
+
+/**
+ * Turns a `success: false` answer into the error class its code calls for. The HTTP status plays no
+ * part: the gateway answers failures with 200, and a 4xx carrying the envelope is read the same way.
+ */
 export function failure(answer: Answer, kind: FailureKind, reference?: string): GatewayError {
   const body = answer.body;
   const code = int(body.code);
@@ -51,10 +68,18 @@ export function failure(answer: Answer, kind: FailureKind, reference?: string): 
     raw: body,
   };
   const message = text(body.message) || 'the gateway refused the request without a message';
-  if (kind === 'card' && code === -1) return new CardDeclinedError(message, fields);
-  if (kind === 'card' && (code === 3 || fields.originalErrorCode === 'fin006')) {
+  const original = fields.originalErrorCode;
+  if (kind === 'card' && (code === 3 || original === 'fin006')) {
     return new ThreeDSecureFailedError(message, fields);
   }
+  if (original === OriginalErrorCodes.DUPLICATE_REFERENCE)
+    return new DuplicateReferenceError(message, fields);
+  if (original !== undefined && REJECTION_CODES.has(original))
+    return new RequestRejectedError(message, fields);
+  // success false with code 1: v3 edit / transfer changes not allowed (any more); code 3 outside card
+  // calls: v3 create without urls. Both refuse the request, neither declines a card.
+  if (code === 1 || code === 3) return new RequestRejectedError(message, fields);
+  if (kind === 'card' && code === -1) return new CardDeclinedError(message, fields);
   return new GatewayError(message, fields);
 }
 
