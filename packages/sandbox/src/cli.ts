@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
 import { createSandbox } from './sandbox.js';
 
-const USAGE = `Usage: pg-sandbox [--port N] [--host H] [--public-url URL] [--quiet]
+const USAGE = `Usage: pg-sandbox [--port N] [--host H] [--public-url URL] [--failure-status 200|4xx] [--quiet]
 
   --port        port to listen on (default 8787; 0 picks a free one)
   --host        interface to bind (default 127.0.0.1)
   --public-url  base URL browsers use to reach the sandbox, when it differs
+  --failure-status
+                HTTP status of API failures: 200 (default, success false) or 4xx (400/404/409)
   --quiet       do not log requests
 
 Credentials: PG_SANDBOX_TOKEN and PG_SANDBOX_SECRET override sandbox-token / sandbox-secret.`;
@@ -22,6 +24,7 @@ try {
       port: { type: 'string', short: 'p' },
       host: { type: 'string', short: 'H' },
       'public-url': { type: 'string' },
+      'failure-status': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -38,6 +41,10 @@ const port = args.port === undefined ? 8787 : Number(args.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535)
   fail(`--port must be a number from 0 to 65535, got ${args.port}`);
 
+const failureStatus = args['failure-status'] ?? '200';
+if (failureStatus !== '200' && failureStatus !== '4xx')
+  fail(`--failure-status must be 200 or 4xx, got ${failureStatus}`);
+
 const log = (line: string): void => console.log(`[${new Date().toISOString()}] ${line}`);
 let sandbox;
 try {
@@ -45,6 +52,7 @@ try {
     port,
     host: args.host ?? '127.0.0.1',
     publicUrl: args['public-url'],
+    failureStatus,
     logger: args.quiet
       ? { info() {}, warn: log, error: log }
       : { info: log, warn: log, error: log },

@@ -1,5 +1,12 @@
 export { createSandbox, DEFAULT_SECRET, DEFAULT_TOKEN } from './sandbox.js';
-export type { FaultKind, FaultOptions, Logger, Sandbox, SandboxOptions } from './sandbox.js';
+export type {
+  FailureStatus,
+  FaultKind,
+  FaultOptions,
+  Logger,
+  Sandbox,
+  SandboxOptions,
+} from './sandbox.js';
 export { TEST_CARDS } from './internal/test-cards.js';
 export type { Behaviour, CardType, TestCard } from './internal/test-cards.js';
 export { TRANSITIONS } from './internal/state-machine.js';

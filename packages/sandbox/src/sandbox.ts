@@ -7,11 +7,12 @@ import type { Ctx } from './internal/context.js';
 import { FaultInjector, type FaultOptions } from './internal/faults.js';
 import { logError, silentLogger, type Logger } from './internal/logger.js';
 import { Store } from './internal/store.js';
-import type { Settings } from './internal/types.js';
+import { FAILURE_STATUSES, type FailureStatus, type Settings } from './internal/types.js';
 import { WebhookDispatcher } from './internal/webhooks.js';
 
 export type { FaultKind, FaultOptions } from './internal/faults.js';
 export type { Logger } from './internal/logger.js';
+export type { FailureStatus } from './internal/types.js';
 
 export const DEFAULT_TOKEN = 'sandbox-token';
 export const DEFAULT_SECRET = 'sandbox-secret';
@@ -35,6 +36,12 @@ export interface SandboxOptions {
   settings?: Partial<Settings>;
   /** Random source for fault injection, to make fault sequences reproducible in tests. */
   random?: () => number;
+  /**
+   * HTTP status of API failures (`success: false`): `'200'` (default; what the gateway's own clients
+   * read) or `'4xx'` (400 malformed, 404 unknown reference, 409 not allowed now), to test clients
+   * against both. Declines, 3-D Secure failures and pending refunds are 200 either way.
+   */
+  failureStatus?: FailureStatus;
 }
 
 export interface Sandbox {
@@ -56,6 +63,7 @@ const KNOWN_OPTIONS = new Set([
   'publicUrl',
   'settings',
   'random',
+  'failureStatus',
 ]);
 
 function checkOptions(options: SandboxOptions): void {
@@ -67,6 +75,9 @@ function checkOptions(options: SandboxOptions): void {
     (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535)
   ) {
     throw new TypeError('createSandbox: `port` must be an integer from 0 to 65535');
+  }
+  if (options.failureStatus !== undefined && !FAILURE_STATUSES.includes(options.failureStatus)) {
+    throw new TypeError("createSandbox: `failureStatus` must be '200' or '4xx'");
   }
   if (options.publicUrl !== undefined && !/^https?:\/\//.test(options.publicUrl)) {
     throw new TypeError('createSandbox: `publicUrl` must be an absolute http(s) URL');
@@ -98,6 +109,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       paymentPageEnabled: true,
       pageUrlKeys: ['default'],
       ...options.settings,
+      failureStatus: options.failureStatus ?? options.settings?.failureStatus ?? '200',
     },
     logger,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),

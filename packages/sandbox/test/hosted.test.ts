@@ -5,7 +5,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { GatewayError, verifyPaymentNotification, verifyPayoutWebhook } from '@pg-checkout/node';
 import { hiddenFields, postForm } from './helpers/forms.js';
 import { startReceiver, waitFor } from './helpers/receiver.js';
-import { ref, startHarness, YEAR, type Harness } from './helpers/sandbox.js';
+import { assertRefused, ref, startHarness, YEAR, type Harness } from './helpers/sandbox.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const md5 = (s: string): string => createHash('md5').update(s).digest('hex');
@@ -140,20 +140,18 @@ describe('hosted payment pages, EFT and the notify webhook', () => {
       `/pg/api/v3/payment/${out.reference}/transfer/create`,
       JSON.stringify({ transfer: transfer(4_001) }),
     );
-    assert.equal(over.status, 400);
+    assertRefused(over, 'fin030');
     assert.match(over.json.message, /90%/);
     assert.equal((await h.client.foreign.cancelTransfer(out.reference)).success, true);
     const none = await h.raw('GET', `/pg/api/v3/payment/${out.reference}/transfer/cancel`);
-    assert.equal(none.json.code, 1);
-    assert.equal(none.json.success, false);
+    assertRefused(none, undefined, 1);
     const today = await foreign();
     const late = await h.raw(
       'POST',
       `/pg/api/v3/payment/${today.reference}/edit`,
       JSON.stringify({ description: 'x' }),
     );
-    assert.equal(late.json.success, false);
-    assert.equal(late.json.code, 1);
+    assertRefused(late, undefined, 1);
     assert.equal(late.json.reference, today.reference);
   });
 
@@ -214,7 +212,7 @@ describe('hosted payment pages, EFT and the notify webhook', () => {
         transaction: { reference: ref('rec3'), currency: 'ZAR', amount: 100 },
       }),
     );
-    assert.equal(res.status, 400);
+    assertRefused(res, 'fin030');
     assert.match(res.json.message, /recurring/);
   });
 

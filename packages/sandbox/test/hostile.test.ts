@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createBody, startHarness, type Harness } from './helpers/sandbox.js';
+import { assertRefused, createBody, startHarness, type Harness } from './helpers/sandbox.js';
 
 const POSTS = [
   '/pg/api/v2/payment/create',
@@ -46,7 +46,7 @@ describe('hostile input never gets a 500', () => {
   });
   after(() => h.close());
 
-  it('random JSON to every POST endpoint answers a 4xx (or 200) JSON envelope', async () => {
+  it('random JSON to every POST endpoint answers a JSON envelope, never a 5xx', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...POSTS),
@@ -98,12 +98,17 @@ describe('hostile input never gets a 500', () => {
     );
   });
 
-  it('GET endpoints with unknown or malformed references answer 4xx', async () => {
+  it('GET endpoints with unknown or malformed references answer success false with fin025 / fin030', async () => {
     for (const path of GETS) {
       const res = await h.raw('GET', path.replace('REF', 'UNKNOWN'));
-      assert.ok(res.status >= 400 && res.status < 500, `${path} -> ${res.status}`);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.json.success, false, path);
+      assert.ok(
+        ['fin025', 'fin030'].includes(res.json.originalErrorCode),
+        `${path} -> ${JSON.stringify(res.json)}`,
+      );
     }
     const long = await h.raw('GET', `/pg/api/v2/payment/${'x'.repeat(300)}`);
-    assert.equal(long.status, 400);
+    assertRefused(long, 'fin030');
   });
 });

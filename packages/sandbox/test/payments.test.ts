@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CardDeclinedError, GatewayError } from '@pg-checkout/node';
-import { card, createBody, ref, startHarness, type Harness } from './helpers/sandbox.js';
+import {
+  CardDeclinedError,
+  DuplicateReferenceError,
+  GatewayError,
+  RequestRejectedError,
+} from '@pg-checkout/node';
+import {
+  assertRefused,
+  card,
+  createBody,
+  ref,
+  startHarness,
+  type Harness,
+} from './helpers/sandbox.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -64,7 +76,7 @@ describe('card payments (v2)', () => {
     const body = createBody('4111111111111111');
     delete body.clientIp;
     const res = await h.raw('POST', '/pg/api/v2/payment/create', JSON.stringify(body));
-    assert.equal(res.status, 400);
+    assertRefused(res, 'fin030');
     assert.match(res.json.message, /clientIp/);
     const mc = createBody('5555555555554444');
     delete mc.clientIp;
@@ -93,12 +105,11 @@ describe('card payments (v2)', () => {
       ['', /empty body/],
     ] as const) {
       const res = await h.raw('POST', '/pg/api/v2/payment/create', body);
-      assert.equal(res.status, 400, body);
-      assert.equal(res.json.success, false);
+      assertRefused(res, 'fin030');
       assert.match(res.json.message, pattern);
     }
     const unknown = await h.raw('GET', '/pg/api/v2/payment/NOPE/execute');
-    assert.equal(unknown.status, 404);
+    assertRefused(unknown, 'fin025');
     assert.match(unknown.json.message, /NOPE/);
   });
 
@@ -117,18 +128,23 @@ describe('card payments (v2)', () => {
     const body = createBody('4111111111111111');
     body.transaction.currency = 'USD';
     const res = await h.raw('POST', '/pg/api/v2/payment/create', JSON.stringify(body));
-    assert.equal(res.status, 400);
+    assertRefused(res, 'fin030');
     assert.match(res.json.message, /ZAR/);
   });
 
-  it('executes fully, and refuses to execute twice', async () => {
+  it('executes fully, and refuses to execute twice with originalErrorCode fin058', async () => {
+    // Spec, Execute payment: "Failure: success false, transactionDate, message, originalErrorCode, code."
     const out = await create('4111111111111111');
     const executed = await h.client.payments.execute(out.reference);
     assert.equal(executed.kind, 'executed');
+    const twice = await h.raw('GET', `/pg/api/v2/payment/${out.reference}/execute`);
+    assertRefused(twice, 'fin058');
+    assert.match(twice.json.transactionDate, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
     await assert.rejects(
       h.client.payments.execute(out.reference),
-      (err: unknown) => err instanceof GatewayError && err.statusCode === 409,
+      (err: unknown) => err instanceof RequestRejectedError && err.originalErrorCode === 'fin058',
     );
+    assert.equal((await h.client.lookups.payment(out.reference)).status, 'SETTLED');
   });
 
   it('executes partially, and reverses with amount 0', async () => {
@@ -150,7 +166,7 @@ describe('card payments (v2)', () => {
     const unsettled = await create('4111111111111111');
     await assert.rejects(
       h.client.payments.refund(unsettled.reference),
-      (err: unknown) => err instanceof GatewayError && err.statusCode === 409,
+      (err: unknown) => err instanceof RequestRejectedError && err.originalErrorCode === 'fin058',
     );
 
     const out = await create('4111111111111111', { autoExecute: true });
@@ -164,13 +180,18 @@ describe('card payments (v2)', () => {
     const refundRecord = await h.client.lookups.byMerchantReference(merchantRef);
     assert.equal(refundRecord.amount, -3_000);
     assert.equal(refundRecord.status, 'REFUNDED');
-    await assert.rejects(
-      h.client.payments.refund(out.reference, { currency: 'ZAR', amount: 7_001 }),
-      (err: unknown) => err instanceof GatewayError && /more than/.test(err.message),
+    // Spec, Refund payment: "Other failure: success false, message, originalErrorCode, code -1."
+    const over = await h.raw(
+      'POST',
+      `/pg/api/v2/payment/${out.reference}/refund`,
+      JSON.stringify({ transaction: { currency: 'ZAR', amount: 7_001 } }),
     );
+    assertRefused(over, 'fin058');
+    assert.match(over.json.message, /more than/);
     await h.client.payments.refund(out.reference);
     assert.equal((await h.client.lookups.payment(out.reference)).status, 'REFUNDED');
-    await assert.rejects(h.client.payments.refund(out.reference), GatewayError);
+    assertRefused(await h.raw('GET', `/pg/api/v2/payment/${out.reference}/refund`), 'fin058');
+    await assert.rejects(h.client.payments.refund(out.reference), RequestRejectedError);
   });
 
   it('sends a refund ending in 07 cents to manual processing, which completes a day later', async () => {
@@ -228,8 +249,8 @@ describe('card payments (v2)', () => {
       '/pg/api/v2/payment/refund/multiple',
       '{"synchronous":true,"transactions":[]}',
     );
-    assert.equal(empty.status, 400);
-    assert.equal(empty.json.code, -1);
+    // Spec, Errors: "multiple refund with no transactions: success false, code -1" (no originalErrorCode).
+    assertRefused(empty, undefined);
   });
 
   it('looks up by reference and merchant reference, and lists with every filter combined', async () => {
@@ -266,31 +287,59 @@ describe('card payments (v2)', () => {
     } as never);
     assert.equal(none.length, 0);
     const bad = await h.raw('POST', '/pg/api/v2/payment/list', '{"fromDate":"yesterday"}');
-    assert.equal(bad.status, 400);
+    assertRefused(bad, 'fin030');
   });
 
-  it('refuses to reuse a merchant reference once money moved, allows it after a decline', async () => {
+  it('refuses a reused merchant reference with fin094 whatever became of the first payment', async () => {
     const merchantRef = ref('dup');
     const declined = createBody('4000000000000002', {
       transaction: { reference: merchantRef, currency: 'ZAR', amount: 100 },
     });
-    assert.equal(
-      (await h.raw('POST', '/pg/api/v2/payment/create', JSON.stringify(declined))).json.success,
-      false,
-    );
+    const first = await h.raw('POST', '/pg/api/v2/payment/create', JSON.stringify(declined));
+    assert.equal(first.json.originalErrorCode, 'fin005');
     const ok = createBody('4111111111111111', {
       transaction: { reference: merchantRef, currency: 'ZAR', amount: 100 },
     });
-    assert.equal(
-      (await h.raw('POST', '/pg/api/v2/payment/create', JSON.stringify(ok))).json.success,
-      true,
-    );
     const again = await h.raw('POST', '/pg/api/v2/payment/create', JSON.stringify(ok));
-    assert.equal(again.status, 409);
+    assertRefused(again, 'fin094');
+    assert.equal(again.json.reference, first.json.reference);
+    assert.match(again.json.message, new RegExp(first.json.reference));
+    await assert.rejects(
+      h.client.payments.create(ok as never),
+      (err: unknown) =>
+        err instanceof DuplicateReferenceError &&
+        err instanceof RequestRejectedError &&
+        !(err instanceof CardDeclinedError) &&
+        err.reference === first.json.reference,
+    );
     const attempts = await h.inspect(`/_sandbox/transactions?merchantReference=${merchantRef}`);
     assert.deepEqual(
       attempts.transactions.map((t: { status: string }) => t.status),
-      ['AUTHORIZED', 'FAILED'],
+      ['FAILED'],
     );
+    assert.equal(
+      (await h.client.lookups.byMerchantReference(merchantRef)).reference,
+      first.json.reference,
+    );
+  });
+
+  it('refuses a refund whose merchant reference is already used, keeping the lookup on the payment', async () => {
+    const merchantRef = ref('taken');
+    const out = await h.client.payments.create({
+      ...createBody('4111111111111111'),
+      transaction: { reference: merchantRef, currency: 'ZAR', amount: 1_000 },
+      autoExecute: true,
+    } as never);
+    await assert.rejects(
+      h.client.payments.refund(out.reference, {
+        reference: merchantRef,
+        currency: 'ZAR',
+        amount: 100,
+      }),
+      DuplicateReferenceError,
+    );
+    const record = await h.client.lookups.byMerchantReference(merchantRef);
+    assert.equal(record.reference, out.reference);
+    assert.equal(record.status, 'SETTLED');
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { GatewayClient, SignatureError } from '@pg-checkout/node';
-import { sign, startHarness, type Harness } from './helpers/sandbox.js';
+import { sign, startHarness, type Harness, assertRefused } from './helpers/sandbox.js';
 
 describe('request signatures', () => {
   let h: Harness;
@@ -101,11 +101,17 @@ describe('request signatures', () => {
     assert.equal(short.json.success, false);
   });
 
-  it('answers 400 with a message to invalid JSON that is correctly signed', async () => {
+  it('answers invalid JSON that is correctly signed with success false and fin030 (400 with failureStatus 4xx)', async () => {
     const res = await h.raw('POST', '/pg/api/v2/payment/create', '{"transaction":');
-    assert.equal(res.status, 400);
-    assert.equal(res.json.success, false);
+    assertRefused(res, 'fin030');
     assert.match(res.json.message, /not valid JSON/);
+    const legacy = await startHarness({ failureStatus: '4xx' });
+    try {
+      const old = await legacy.raw('POST', '/pg/api/v2/payment/create', '{"transaction":');
+      assertRefused(old, 'fin030', -1, 400);
+    } finally {
+      await legacy.close();
+    }
   });
 
   it('answers JSON 404 to an unknown endpoint and 413 to a huge body', async () => {

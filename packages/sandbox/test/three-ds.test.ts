@@ -1,9 +1,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- outcomes are read field by field */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CardDeclinedError, GatewayError, ThreeDSecureFailedError } from '@pg-checkout/node';
+import {
+  CardDeclinedError,
+  GatewayError,
+  RequestRejectedError,
+  ThreeDSecureFailedError,
+} from '@pg-checkout/node';
 import { hiddenFields, methodForm, postForm } from './helpers/forms.js';
-import { createBody, startHarness, type Harness } from './helpers/sandbox.js';
+import { assertRefused, createBody, startHarness, type Harness } from './helpers/sandbox.js';
 
 const CALLBACK = 'http://127.0.0.1:9/callback';
 
@@ -43,6 +48,21 @@ describe('3-D Secure through the API and the access control pages (no browser)',
     assert.equal(json.action, CALLBACK);
     assert.equal(json.fields.threeDSSessionData, v2.sessionData);
     return json.fields.cres;
+  }
+
+  /** Runs the v1 access control page with the right code and returns the PaRes it posts to TermUrl. */
+  async function v1Challenge(v1: any): Promise<string> {
+    const page = await postForm(v1.acsUrl, {
+      PaReq: v1.paReq,
+      MD: v1.transactionId,
+      TermUrl: 'http://127.0.0.1:9/term',
+    });
+    const answer = await postForm(`${v1.acsUrl}/answer`, {
+      ...hiddenFields(page.text),
+      otp: '1234',
+      action: 'submit',
+    });
+    return hiddenFields(answer.text).PaRes!;
   }
 
   it('4000000000003220: frictionless at Step 2 when the method form arrived first', async () => {
@@ -123,32 +143,80 @@ describe('3-D Secure through the API and the access control pages (no browser)',
     );
   });
 
-  it('the cres is bound to its payment, and confirming twice is refused', async () => {
+  it("a junk cres or another payment's genuine cres is refused with fin030 and changes nothing; the genuine one then confirms", async () => {
     const a = await createV2('4000000000003055');
     const b = await createV2('4000000000003055');
     const cresA = await challenge(a.threeDSecureV2);
-    await challenge(b.threeDSecureV2);
+    const cresB = await challenge(b.threeDSecureV2);
+    const before = await h.inspect(`/_sandbox/transactions/${b.reference}`);
+    for (const cres of [cresA, 'eyJ4IjoxfQ.abc', 'junk', `${cresB.split('.')[0]}.forged`]) {
+      const res = await h.raw(
+        'POST',
+        `/pg/api/v2/payment/${b.reference}/confirm`,
+        JSON.stringify({ paRes: null, cres }),
+      );
+      assertRefused(res, 'fin030');
+      await assert.rejects(
+        h.client.payments.confirm3dsV2(b.reference, cres),
+        (err: unknown) =>
+          err instanceof RequestRejectedError &&
+          !(err instanceof CardDeclinedError) &&
+          err.originalErrorCode === 'fin030',
+      );
+      const now = await h.inspect(`/_sandbox/transactions/${b.reference}`);
+      assert.equal(now.status, 'THREE_D_SECURE');
+      assert.deepEqual(now.threeDS, before.threeDS);
+    }
     const swapped = await h.raw(
       'POST',
       `/pg/api/v2/payment/${b.reference}/confirm`,
       JSON.stringify({ paRes: null, cres: cresA }),
     );
-    assert.equal(swapped.status, 400);
     assert.match(swapped.json.message, /another payment/);
+    assert.equal((await h.client.payments.confirm3dsV2(b.reference, cresB)).kind, 'approved');
+    assert.equal((await h.client.payments.confirm3dsV2(a.reference, cresA)).kind, 'approved');
+  });
+
+  it('a junk paRes on a v1 payment is refused with fin030; the genuine PaRes then confirms', async () => {
+    const out: any = await h.client.payments.create(createBody('4000000000003097') as never);
+    const paRes = await v1Challenge(out.threeDSecure);
+    const junk = await h.raw(
+      'POST',
+      `/pg/api/v2/payment/${out.reference}/confirm`,
+      JSON.stringify({ paRes: 'not-a-pares' }),
+    );
+    assertRefused(junk, 'fin030');
+    assert.equal(
+      (await h.inspect(`/_sandbox/transactions/${out.reference}`)).status,
+      'THREE_D_SECURE',
+    );
+    assert.equal((await h.client.payments.confirm3dsV1(out.reference, paRes)).kind, 'approved');
+  });
+
+  it('confirming a payment that is not waiting for 3-D Secure answers fin058 and changes nothing', async () => {
+    const a = await createV2('4000000000003055');
+    const cresA = await challenge(a.threeDSecureV2);
     assert.equal((await h.client.payments.confirm3dsV2(a.reference, cresA)).kind, 'approved');
     const twice = await h.raw(
       'POST',
       `/pg/api/v2/payment/${a.reference}/confirm`,
       JSON.stringify({ paRes: null, cres: cresA }),
     );
-    assert.equal(twice.status, 409);
+    assertRefused(twice, 'fin058');
     assert.match(twice.json.message, /not waiting for 3-D Secure/);
-    const forged = await h.raw(
+    const plain = await h.client.payments.create(createBody('4111111111111111') as never);
+    const notThreeDS = await h.raw(
       'POST',
-      `/pg/api/v2/payment/${b.reference}/confirm`,
-      JSON.stringify({ paRes: null, cres: 'eyJ4IjoxfQ.abc' }),
+      `/pg/api/v2/payment/${plain.reference}/confirm`,
+      JSON.stringify({ paRes: 'x' }),
     );
-    assert.equal(forged.status, 400);
+    assertRefused(notThreeDS, 'fin058');
+    await assert.rejects(
+      h.client.payments.confirm3dsV1(plain.reference, 'x'),
+      (err: unknown) => err instanceof RequestRejectedError && err.originalErrorCode === 'fin058',
+    );
+    assert.equal((await h.client.lookups.payment(a.reference)).status, 'AUTHORIZED');
+    assert.equal((await h.client.lookups.payment(plain.reference)).status, 'AUTHORIZED');
   });
 
   it('confirm before the shopper answered, and Step 2 on a payment not in the method step, are refused', async () => {
@@ -158,20 +226,23 @@ describe('3-D Secure through the API and the access control pages (no browser)',
       `/pg/api/v2/payment/${out.reference}/confirm`,
       JSON.stringify({ paRes: null, cres: 'x' }),
     );
-    assert.equal(early.status, 409);
+    assertRefused(early, 'fin030');
     const step2 = await h.raw(
       'POST',
       `/pg/api/v2/payment/3dsv2/${out.reference}/confirm`,
       JSON.stringify({ reference: out.reference, txId: 'a', transactionId: 'b' }),
     );
-    assert.equal(step2.status, 409);
-    const plain = await h.client.payments.create(createBody('4111111111111111') as never);
-    const notThreeDS = await h.raw(
+    assertRefused(step2, 'fin058');
+    const unknown = await h.raw(
       'POST',
-      `/pg/api/v2/payment/${plain.reference}/confirm`,
+      '/pg/api/v2/payment/NO-SUCH-PAYMENT/confirm',
       JSON.stringify({ paRes: 'x' }),
     );
-    assert.equal(notThreeDS.status, 409);
+    assertRefused(unknown, 'fin025');
+    assert.equal(
+      (await h.inspect(`/_sandbox/transactions/${out.reference}`)).status,
+      'THREE_D_SECURE',
+    );
   });
 
   it('4000000000000127: authentication fails at Step 2 confirm (code 3, fin006)', async () => {
@@ -266,7 +337,7 @@ describe('3-D Secure through the API and the access control pages (no browser)',
   it('requires callbackUrl for a v2 card when supports3dsV2 is true', async () => {
     const body = createBody('4000000000003063', { supports3dsV2: true });
     const res = await h.raw('POST', '/pg/api/v2/payment/create', JSON.stringify(body));
-    assert.equal(res.status, 400);
+    assertRefused(res, 'fin030');
     assert.match(res.json.message, /callbackUrl/);
   });
 });

@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Ctx } from './context.js';
 import { logError } from './logger.js';
-import { ApiError } from './errors.js';
+import { ApiError, FORMAT_ERROR } from './errors.js';
 import type { FaultInjector } from './faults.js';
 import { acsRoutes } from './pages/acs.js';
 import { dashboardPage, testCardsPage } from './pages/dashboard.js';
@@ -14,6 +14,17 @@ import { paymentRoutes } from './routes/payments.js';
 import { transferRoutes } from './routes/transfers.js';
 import { vaultRoutes } from './routes/vault.js';
 import { authenticate } from './signature.js';
+
+/**
+ * API failures are HTTP 200 with `success: false`, as the gateway's own clients read them (its PHP client
+ * treats any status but 200 and 403 as an unknown error); `failureStatus: '4xx'` answers 400/404/409.
+ * The unsigned /_sandbox routes keep their 4xx either way.
+ */
+export function failureStatus(ctx: Ctx, req: Request, status: number): number {
+  if (ctx.settings.failureStatus === '4xx' || !req.originalUrl.startsWith('/pg/api/'))
+    return status;
+  return 200;
+}
 
 /** The Express app: API under /pg/api (signed), pages and /_sandbox (unsigned), one JSON error handler. */
 export function buildApp(ctx: Ctx, faults: FaultInjector): express.Express {
@@ -74,16 +85,19 @@ export function buildApp(ctx: Ctx, faults: FaultInjector): express.Express {
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     if (res.headersSent) return;
     if (err instanceof ApiError) {
-      res.status(err.status).json(err.toBody());
+      res.status(failureStatus(ctx, req, err.status)).json(err.toBody());
       return;
     }
     const e = err as { status?: number; type?: string; message?: string };
     if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
-      const message =
-        e.type === 'entity.too.large'
-          ? 'The request body is too large'
-          : 'The request could not be read';
-      res.status(e.status).json({ success: false, message, code: -1 });
+      // A body over the limit keeps its 413 (a transport limit); an unreadable request is malformed.
+      const tooLarge = e.type === 'entity.too.large';
+      res.status(tooLarge ? e.status : failureStatus(ctx, req, e.status)).json({
+        success: false,
+        message: tooLarge ? 'The request body is too large' : 'The request could not be read',
+        code: -1,
+        originalErrorCode: FORMAT_ERROR,
+      });
       return;
     }
     logError(

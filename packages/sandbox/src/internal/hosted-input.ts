@@ -10,7 +10,11 @@ export function readConsumer(
   opts: { address?: boolean; mobile?: boolean } = {},
 ): Consumer | undefined {
   if (!r) {
-    if (opts.address || opts.mobile) throw badRequest('consumer is required');
+    if (opts.address)
+      throw badRequest(
+        'consumer.consumerAddress is required for payments in currencies other than ZAR',
+      );
+    if (opts.mobile) throw badRequest('consumer.mobile is required for KES payments');
     return undefined;
   }
   const consumer: Consumer = {
@@ -108,13 +112,14 @@ export function readTravel(r: BodyReader, info: HostedInfo): void {
     pattern: /^[A-Za-z]{2}$/,
     hint: 'a two-letter code',
   });
+  // No minimum in the spec; 0 is what clients send for an unset number, so it means the default 1.
   const pax = r.raw.pax;
   if (
     pax !== undefined &&
     pax !== null &&
-    (typeof pax !== 'number' || !Number.isInteger(pax) || pax < 1)
+    (typeof pax !== 'number' || !Number.isInteger(pax) || pax < 0)
   ) {
-    throw badRequest('pax must be a whole number of at least 1');
+    throw badRequest('pax must be a whole number, 0 or more (0 means the default 1)');
   }
-  info.pax = typeof pax === 'number' ? pax : 1;
+  info.pax = typeof pax === 'number' && pax > 0 ? pax : 1;
 }

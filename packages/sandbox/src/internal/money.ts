@@ -1,4 +1,5 @@
-import { ApiError, badRequest, conflict } from './errors.js';
+import { badRequest, conflict } from './errors.js';
+import { ensureReferenceFree } from './request.js';
 import { formatTransactionDate, parseDay } from './format.js';
 import { transition } from './state-machine.js';
 import { notify, type Ctx } from './context.js';
@@ -58,6 +59,7 @@ function executeTransfers(ctx: Ctx, txn: Txn): void {
       paymentMethod: 'TRANSFER',
     });
     t.parent = txn.reference;
+    t.fromMerchantId = txn.merchantId;
     t.settled = item.amount;
     t.suspended = false;
   }
@@ -73,6 +75,9 @@ export function checkCurrency(txn: Txn, currency: string | undefined): void {
 
 /** Execute: no amount executes all that is authorized, 0 reverses, else a partial execute. */
 export function execute(ctx: Ctx, txn: Txn, amount?: number): Record<string, unknown> {
+  if (txn.kind === 'foreign' && txn.hosted?.authorize === false && txn.status === 'SETTLED') {
+    return executeTransferred(ctx, txn, amount);
+  }
   if (txn.status !== 'AUTHORIZED') {
     throw conflict(
       `Transaction ${txn.reference} is ${txn.status}; only an AUTHORIZED payment can be executed`,
@@ -98,6 +103,26 @@ export function execute(ctx: Ctx, txn: Txn, amount?: number): Record<string, unk
     notify(ctx, txn, 'SETTLED');
   }
   return { success: true, transactionDate: formatTransactionDate(now), reference: txn.reference };
+}
+
+/**
+ * A v3 payment created with authorize false moved its funds at once; "Execute is allowed but not
+ * required" (spec, States): executing the whole amount again answers success and changes nothing.
+ * A partial amount or 0 cannot undo a transfer that happened: refund instead.
+ */
+function executeTransferred(
+  ctx: Ctx,
+  txn: Txn,
+  amount: number | undefined,
+): Record<string, unknown> {
+  const transactionDate = formatTransactionDate(ctx.clock.now());
+  if (amount !== undefined && amount !== txn.settled) {
+    throw conflict(
+      `Payment ${txn.reference} was created with authorize false and its ${txn.settled} were transferred already; only the full amount can be executed (refund to give money back)`,
+      { transactionDate, reference: txn.reference },
+    );
+  }
+  return { success: true, transactionDate, reference: txn.reference };
 }
 
 export interface RefundResult {
@@ -132,16 +157,15 @@ export function refund(
   const value = amount ?? left;
   if (value <= 0) throw badRequest('transaction.amount must be more than 0');
   if (value > left) {
-    throw new ApiError(
-      409,
+    throw conflict(
       `Refund of ${value} is more than the ${left} left to refund on ${txn.reference}`,
-      -1,
       {
         transactionDate,
         reference: txn.reference,
       },
     );
   }
+  if (merchantReference) ensureReferenceFree(ctx, merchantReference, 'transaction.reference');
   const manual = value % 100 === 7;
   const r = ctx.store.add({
     kind: 'refund',

@@ -1,6 +1,7 @@
 import { check, describeIssues, type AnySchema } from '@pg-checkout/protocol';
 import type { Request } from 'express';
-import { badRequest, conflict } from './errors.js';
+import { badRequest, duplicate } from './errors.js';
+import { nonIntegerLiterals } from './json-numbers.js';
 import type { Ctx } from './context.js';
 import { BodyReader, CURRENCY, MAX_AMOUNT, MAX_REFERENCE } from './validate.js';
 
@@ -15,8 +16,21 @@ export function jsonBody(req: Request): unknown {
  */
 export function bodyReader(req: Request, schema?: AnySchema): BodyReader {
   const reader = BodyReader.from(jsonBody(req));
+  checkWholeNumbers(req);
   if (schema) checkSchema(schema, reader.raw);
   return reader;
+}
+
+/** Integer fields written `100.00` or `1e4` are wrong types, though JSON.parse reads them as integers. */
+export function checkWholeNumbers(req: Request): void {
+  const raw = (req as Request & { rawJson?: string }).rawJson;
+  if (raw === undefined) return;
+  const [first] = nonIntegerLiterals(raw);
+  if (first) {
+    throw badRequest(
+      `${first.path} must be an integer JSON number${first.path.endsWith('amount') ? ' of cents' : ''}, without a fractional part or exponent; got ${first.literal}`,
+    );
+  }
 }
 
 export function checkSchema(schema: AnySchema, value: unknown): void {
@@ -77,19 +91,34 @@ export function readAmountBody(
   };
 }
 
-const MONEY_MOVED = new Set(['AUTHORIZED', 'SETTLED', 'REFUNDED', 'REVERSED']);
-
-/** A merchant reference may be reused after a failed or abandoned attempt, never after money moved. */
-export function ensureReferenceFree(ctx: Ctx, reference: string): void {
+/**
+ * One merchant reference is one transaction: a second payment (or refund) with it is refused as a
+ * duplicate, whatever became of the first, so a retry of an unknown outcome can never charge twice.
+ */
+export function ensureReferenceFree(
+  ctx: Ctx,
+  reference: string,
+  field = 'transaction.reference',
+): void {
   const existing = ctx.store.byMerchantReference(reference);
-  if (existing && existing.kind !== 'refund' && MONEY_MOVED.has(existing.status)) {
-    throw conflict(
-      `transaction.reference ${reference} was already used by payment ${existing.reference}`,
-      {
-        reference: existing.reference,
-      },
+  if (existing) {
+    throw duplicate(
+      `${field} ${reference} was already used by ${existing.kind === 'refund' ? 'refund' : 'payment'} ${existing.reference}`,
+      { reference: existing.reference },
     );
   }
+}
+
+/**
+ * affiliateMerchantId; the spec gives no minimum, and clients that serialize an unset integer send 0,
+ * so 0 means "no affiliate" (the payment is the caller's own). Any other unknown id is refused.
+ */
+export function readAffiliate(ctx: Ctx, r: BodyReader): number | undefined {
+  const id = r.int('affiliateMerchantId');
+  if (id === undefined || id === 0) return undefined;
+  if (!ctx.store.merchants.has(id))
+    throw badRequest(`affiliateMerchantId ${id} is not an affiliated merchant`);
+  return id;
 }
 
 /** Conversion rates to one unit of USD, fixed so tests can predict displayCurrency amounts. */

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Ctx } from './context.js';
+import { badRequest } from './errors.js';
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
@@ -58,19 +59,19 @@ export function authenticate(ctx: Ctx) {
       );
     }
     if (body !== undefined) {
+      const r = req as Request & { json?: unknown; rawJson?: string };
+      r.rawJson = raw;
       if (raw.trim() === '') {
-        (req as Request & { json?: unknown }).json = undefined;
+        r.json = undefined;
       } else {
         try {
-          (req as Request & { json?: unknown }).json = JSON.parse(raw);
+          r.json = JSON.parse(raw);
         } catch (err) {
-          res.status(400).json({
-            success: false,
-            message: `The request body is not valid JSON: ${err instanceof Error ? err.message : 'parse error'}`,
-            code: -1,
-            originalErrorCode: 'fin030',
-          });
-          return;
+          return next(
+            badRequest(
+              `The request body is not valid JSON: ${err instanceof Error ? err.message : 'parse error'}`,
+            ),
+          );
         }
       }
     }

@@ -79,7 +79,10 @@ export class Store {
     this.txns.set(reference, txn);
     this.recent.push(txn);
     if (this.recent.length > 1000) this.recent.splice(0, 500);
-    if (fields.merchantReference) this.byMerchantRef.set(fields.merchantReference, txn);
+    // The first record keeps its merchant reference: payments and refunds refuse a used one, and a
+    // transfer or subscription charge that happens to repeat it must not hide the payment.
+    if (fields.merchantReference && !this.byMerchantRef.has(fields.merchantReference))
+      this.byMerchantRef.set(fields.merchantReference, txn);
     return txn;
   }
 
@@ -93,7 +96,7 @@ export class Store {
     return txn;
   }
 
-  /** The latest transaction or refund created with this merchant reference. */
+  /** The transaction or refund created with this merchant reference (the first, for transfers). */
   byMerchantReference(merchantReference: string): Txn | undefined {
     return this.byMerchantRef.get(merchantReference);
   }

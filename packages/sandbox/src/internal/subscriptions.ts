@@ -1,5 +1,5 @@
 import type { Ctx } from './context.js';
-import { badRequest, conflict } from './errors.js';
+import { badRequest, duplicate } from './errors.js';
 import type { CardRecord, Subscription, Txn } from './types.js';
 import { MAX_REFERENCE, type BodyReader } from './validate.js';
 
@@ -31,7 +31,7 @@ export function readSubscription(ctx: Ctx, r: BodyReader): SubscriptionInput {
     throw badRequest(`${r.name('interval')} must be one of ${INTERVALS.join(', ')}`);
   }
   if (ctx.store.subscriptions.get(reference)?.status === 'ACTIVE') {
-    throw conflict(`Subscription ${reference} already exists`);
+    throw duplicate(`Subscription ${reference} already exists`);
   }
   return {
     reference,

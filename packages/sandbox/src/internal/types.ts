@@ -131,6 +131,10 @@ export interface Txn {
   pending?: boolean;
   suspended?: boolean;
   transferDate?: number;
+  /** Transfers: the merchant the funds come from (an outgoing, negative row in its payout). */
+  fromMerchantId?: number;
+  /** Transfers: the sender's payout that carried the outgoing row. */
+  outgoingSettlement?: { id: number; date: number; amount: number };
   recurring?: boolean;
   subscriptionRef?: string;
   paymentMethod: 'CC' | 'EFT' | 'TRANSFER';
@@ -172,4 +176,9 @@ export interface Settings {
   paymentPageEnabled: boolean;
   /** pageUrlKey values that have a payment page; any other key gets code 19. */
   pageUrlKeys: string[];
+  /** HTTP status of API failures: '200' (the gateway's own clients expect it) or '4xx' (400, 404, 409). */
+  failureStatus: FailureStatus;
 }
+
+export type FailureStatus = '200' | '4xx';
+export const FAILURE_STATUSES: readonly FailureStatus[] = ['200', '4xx'];

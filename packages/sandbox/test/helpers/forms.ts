@@ -29,3 +29,19 @@ export function methodForm(tdsMethodContent: string): { action: string; data: st
   const data = /name="threeDSMethodData" value="([^"]+)"/.exec(tdsMethodContent)?.[1] ?? '';
   return { action, data };
 }
+
+/** Pays on a sandbox hosted page with a test card, the way the shopper's browser posts the form. */
+export function payOnPage(
+  redirectUrl: string,
+  number: string,
+  expiryYear: number,
+): Promise<{ status: number; text: string; location: string | null }> {
+  return postForm(redirectUrl, {
+    number,
+    cardHolder: 'Test Shopper',
+    expiryMonth: '12',
+    expiryYear: String(expiryYear),
+    cvv: '123',
+    action: 'pay',
+  });
+}

@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test answers are read loosely, field by field */
+import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js';
@@ -92,6 +93,25 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
     },
     close: () => sandbox.close(),
   };
+}
+
+/**
+ * A refusal as the gateway's own clients read it: HTTP 200, success false, a message, the code and
+ * the originalErrorCode (fin030 malformed, fin025 unknown, fin058 not allowed now, fin094 duplicate).
+ */
+export function assertRefused(
+  res: RawAnswer,
+  originalErrorCode: string | undefined,
+  code = -1,
+  status = 200,
+): void {
+  const body = JSON.stringify(res.json);
+  assert.equal(res.status, status, body);
+  assert.equal(res.json.success, false, body);
+  assert.equal(typeof res.json.message, 'string', body);
+  assert.ok(res.json.message.length > 0, body);
+  assert.equal(res.json.code, code, body);
+  assert.equal(res.json.originalErrorCode, originalErrorCode, body);
 }
 
 let seq = 0;

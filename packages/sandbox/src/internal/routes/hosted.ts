@@ -24,6 +24,7 @@ import {
   ensureReferenceFree,
   exchangeRate,
   checkSchema,
+  readAffiliate,
   readAmountBody,
   readTransaction,
   refParam,
@@ -54,10 +55,7 @@ function createHosted(
     // The spec: the amount is in the display currency, divided by the rate to get the charged amount.
     amount = Math.max(1, Math.round(tx.amount / rate));
   }
-  const affiliateMerchantId = r.int('affiliateMerchantId', { min: 1 });
-  if (affiliateMerchantId !== undefined && !ctx.store.merchants.has(affiliateMerchantId)) {
-    throw badRequest(`affiliateMerchantId ${affiliateMerchantId} is not an affiliated merchant`);
-  }
+  const affiliateMerchantId = readAffiliate(ctx, r);
   const transferReader = r.obj('transfer');
   if (transferReader)
     info.transfer = readPreparedTransfer(ctx, transferReader, amount, tx.currency);

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../errors.js';
 import { readFaults, type FaultInjector } from '../faults.js';
 import { formatWebhookDate } from '../format.js';
 import { MAIN_MERCHANT_ID } from '../store.js';
-import type { Txn } from '../types.js';
+import { FAILURE_STATUSES, type FailureStatus, type Txn } from '../types.js';
 import { BodyReader, readUrl } from '../validate.js';
 import { md5 } from '../webhooks.js';
 import { fees } from './lookups.js';
@@ -58,6 +58,7 @@ export function inspect(ctx: Ctx, txn: Txn): Record<string, unknown> {
           authorize: txn.hosted.authorize,
           hold: txn.hosted.hold,
           transactionDate: txn.hosted.transactionDay ?? null,
+          pax: txn.hosted.pax ?? null,
           transfer: txn.hosted.transfer ?? null,
         }
       : null,
@@ -135,6 +136,12 @@ export function inspectionRoutes(ctx: Ctx, faults: FaultInjector): Router {
       const v = r.bool(key);
       if (v !== undefined) ctx.settings[key] = v;
     }
+    const failure = r.str('failureStatus');
+    if (failure !== undefined) {
+      if (!FAILURE_STATUSES.includes(failure as FailureStatus))
+        throw badRequest("failureStatus must be '200' or '4xx'");
+      ctx.settings.failureStatus = failure as FailureStatus;
+    }
     const keys = r.raw.pageUrlKeys;
     if (keys !== undefined) {
       if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string'))
@@ -160,53 +167,84 @@ export function inspectionRoutes(ctx: Ctx, faults: FaultInjector): Router {
     const merchantId = r.int('merchantId', { min: 1 }) ?? MAIN_MERCHANT_ID;
     const merchant = ctx.store.merchants.get(merchantId);
     if (!merchant) throw badRequest(`merchantId ${merchantId} is not a sandbox merchant`);
+    const only = r.str('currency', { pattern: /^[A-Z]{3}$/, hint: 'a three-letter code' });
     const now = ctx.clock.now();
-    const payoutId = nextPayoutId++;
-    const included = [...ctx.store.txns.values()].filter(
-      (t) =>
+    // Incoming: settled money of this merchant; outgoing: transfers it sent, as negative rows (spec, Events).
+    const rows: { txn: Txn; outgoing: boolean }[] = [];
+    for (const t of ctx.store.txns.values()) {
+      if (only !== undefined && t.currency !== only) continue;
+      if (
         t.merchantId === merchantId &&
         !t.settlement &&
         (t.status === 'SETTLED' || t.status === 'REFUNDED') &&
-        t.settled > 0,
-    );
-    const rows = included.map((t) => {
-      const f = fees(t);
-      return {
-        merchantReference: t.merchantReference,
-        amount: t.amount,
-        fees: f.fees,
-        feesVat: f.feesVat,
-        netAmount: t.amount - f.feesVat,
-        currency: t.currency,
-        paymentReference: t.reference,
-        status: t.status,
-        consumerEmail: t.consumer?.email ?? null,
-        consumerFirstname: t.consumer?.name ?? null,
-        consumerSurname: t.consumer?.surname ?? null,
-        threeDomainSecure: t.threeDS ? 'USED' : '',
-        dateCreated: formatWebhookDate(t.createdAt),
-        dateExecuted: formatWebhookDate(t.updatedAt),
-        paymentMethod: t.paymentMethod === 'TRANSFER' ? 'TRANSFER' : 'CC',
+        t.settled > 0
+      )
+        rows.push({ txn: t, outgoing: false });
+      if (
+        t.kind === 'transfer' &&
+        t.fromMerchantId === merchantId &&
+        !t.outgoingSettlement &&
+        t.status === 'SETTLED'
+      )
+        rows.push({ txn: t, outgoing: true });
+    }
+    // The payload has one currency: one payout per currency, as a bank pays each account apart.
+    const byCurrency = new Map<string, typeof rows>();
+    for (const row of rows) {
+      const list = byCurrency.get(row.txn.currency) ?? [];
+      list.push(row);
+      byCurrency.set(row.txn.currency, list);
+    }
+    if (byCurrency.size === 0) byCurrency.set(only ?? 'ZAR', []);
+    const payouts = [...byCurrency].map(([currency, group]) => {
+      const payoutId = nextPayoutId++;
+      const transactions = group.map(({ txn: t, outgoing }) => {
+        const f = fees(t);
+        const amount = outgoing ? -t.amount : t.amount;
+        const feesVat = outgoing ? 0 : f.feesVat;
+        return {
+          merchantReference: t.merchantReference,
+          amount,
+          fees: outgoing ? 0 : f.fees,
+          feesVat,
+          netAmount: amount - feesVat,
+          currency: t.currency,
+          paymentReference: t.reference,
+          status: t.status,
+          consumerEmail: t.consumer?.email ?? null,
+          consumerFirstname: t.consumer?.name ?? null,
+          consumerSurname: t.consumer?.surname ?? null,
+          threeDomainSecure: t.threeDS ? 'USED' : '',
+          dateCreated: formatWebhookDate(t.createdAt),
+          dateExecuted: formatWebhookDate(t.updatedAt),
+          paymentMethod: t.paymentMethod === 'TRANSFER' ? 'TRANSFER' : 'CC',
+        };
+      });
+      const totalAmount = transactions.reduce((sum, x) => sum + x.amount, 0);
+      const totalFees = transactions.reduce((sum, x) => sum + x.feesVat, 0);
+      const payload = {
+        payoutDate: formatWebhookDate(now),
+        totalAmount,
+        totalFees,
+        netTotal: totalAmount - totalFees,
+        payoutId,
+        currency,
+        hash: md5(String(payoutId) + ctx.secret),
+        merchantName: merchant.name,
+        merchantId,
+        channelId: 1,
+        transactions,
       };
+      const settlement = { id: payoutId, date: now, amount: payload.netTotal };
+      for (const { txn, outgoing } of group) {
+        if (outgoing) txn.outgoingSettlement = settlement;
+        else txn.settlement = settlement;
+      }
+      const delivery = ctx.webhooks.send('payout', url, payload);
+      return { payoutId, deliveryId: delivery.id, payload };
     });
-    const totalAmount = rows.reduce((s, x) => s + x.amount, 0);
-    const totalFees = rows.reduce((s, x) => s + x.feesVat, 0);
-    const payload = {
-      payoutDate: formatWebhookDate(now),
-      totalAmount,
-      totalFees,
-      netTotal: totalAmount - totalFees,
-      payoutId,
-      currency: rows[0]?.currency ?? 'ZAR',
-      hash: md5(String(payoutId) + ctx.secret),
-      merchantName: merchant.name,
-      merchantId,
-      channelId: 1,
-      transactions: rows,
-    };
-    for (const t of included) t.settlement = { id: payoutId, date: now, amount: payload.netTotal };
-    const delivery = ctx.webhooks.send('payout', url, payload);
-    res.json({ success: true, payoutId, deliveryId: delivery.id, payload });
+    // The first payout's fields stay at the top level for callers that send one currency.
+    res.json({ success: true, ...payouts[0], payouts });
   });
 
   router.get('/_sandbox/webhooks', (_req, res) => {

@@ -9,7 +9,13 @@ import { baseUrl, type Ctx } from '../context.js';
 import { badRequest, conflict } from '../errors.js';
 import { formatTransactionDate } from '../format.js';
 import { approve, fail } from '../money.js';
-import { bodyReader, ensureReferenceFree, readTransaction, refParam } from '../request.js';
+import {
+  bodyReader,
+  ensureReferenceFree,
+  readAffiliate,
+  readTransaction,
+  refParam,
+} from '../request.js';
 import { transition } from '../state-machine.js';
 import {
   activateSubscription,
@@ -88,10 +94,7 @@ export function paymentRoutes(ctx: Ctx): Router {
     const screenHeight = r.numeric('screenHeight');
     const recurring = r.bool('recurring') === true;
     const initialRef = r.str('initialRef', { max: 100 });
-    const affiliateMerchantId = r.int('affiliateMerchantId', { min: 1 });
-    if (affiliateMerchantId !== undefined && !ctx.store.merchants.has(affiliateMerchantId)) {
-      throw badRequest(`affiliateMerchantId ${affiliateMerchantId} is not an affiliated merchant`);
-    }
+    const affiliateMerchantId = readAffiliate(ctx, r);
     const subReader = r.obj('subscription');
     const subscription = subReader ? readSubscription(ctx, subReader) : undefined;
     const input = readCardInput(ctx, r.reqObj('creditCard'), { cvvOptional: true });
@@ -259,14 +262,15 @@ export function paymentRoutes(ctx: Ctx): Router {
     const value = state.version === 2 ? cres : paRes;
     if (value === undefined)
       throw badRequest(`${field} is required: this payment uses 3-D Secure v${state.version}`);
+    // A junk or foreign proof is a malformed request and changes nothing: the genuine one still confirms.
+    const check = verifyResult(ctx, state, value);
+    if (!check.ok) throw badRequest(`${field} ${check.reason}`);
     if (state.authResult === undefined) {
       throw conflict(
         `The shopper has not completed 3-D Secure for ${txn.reference} yet`,
         envelope(ctx, txn),
       );
     }
-    const check = verifyResult(ctx, state, value);
-    if (!check.ok) throw badRequest(`${field} ${check.reason}`);
     state.step = 'done';
     state.confirmedAt = ctx.clock.now();
     const b = txn.card?.behaviour;

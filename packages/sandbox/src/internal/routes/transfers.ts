@@ -5,7 +5,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { Router } from 'express';
 import type { Ctx } from '../context.js';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict, duplicate, notFound } from '../errors.js';
 import { parseIsoMillis } from '../format.js';
 import { bodyReader } from '../request.js';
 import { MAIN_MERCHANT_ID } from '../store.js';
@@ -69,7 +69,7 @@ export function transferRoutes(ctx: Ctx): Router {
       );
     if (to.some((m) => m.merchantId === from.merchantId))
       throw badRequest('A merchant cannot transfer to itself');
-    if (groups.has(reference)) throw conflict(`Transfer reference ${reference} was already used`);
+    if (groups.has(reference)) throw duplicate(`Transfer reference ${reference} was already used`);
     const now = ctx.clock.now();
     const txns = to.map((m) => {
       const t = ctx.store.add({
@@ -83,6 +83,7 @@ export function transferRoutes(ctx: Ctx): Router {
         paymentMethod: 'TRANSFER',
       });
       t.suspended = true;
+      t.fromMerchantId = from.merchantId;
       t.transferDate = m.transferDate ?? from.transferDate ?? now + DAY;
       if (m.source ?? from.source) t.source = m.source ?? from.source;
       t.parent = reference;
