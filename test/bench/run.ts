@@ -12,8 +12,9 @@ import { benchOverhead, type Load } from './overhead.js';
 import { benchSandbox, type SandboxReady } from './sandbox-bench.js';
 import { benchSigning } from './signing.js';
 import { benchStores } from './store-bench.js';
+import { printFailover, printRedisRoutes } from './redis-report.js';
 
-const PARTS = ['signing', 'overhead', 'sandbox', 'store', 'browser'] as const;
+const PARTS = ['signing', 'overhead', 'sandbox', 'store', 'redis', 'failover', 'browser'] as const;
 const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice(7)
@@ -48,7 +49,8 @@ if (want('signing')) {
 
 const startSandbox = () =>
   startChild<SandboxReady>(fileURLToPath(new URL('./lib/sandbox-child.ts', import.meta.url)));
-const sandbox = want('overhead') || want('store') ? await startSandbox() : undefined;
+const sandbox =
+  want('overhead') || want('store') || want('redis') ? await startSandbox() : undefined;
 try {
   if (sandbox && want('overhead')) {
     const levels = await benchOverhead(sandbox);
@@ -172,9 +174,12 @@ try {
       ]),
     );
   }
+  if (sandbox && want('redis')) await printRedisRoutes(sandbox, goal);
 } finally {
   await sandbox?.close();
 }
+
+if (want('failover')) await printFailover(goal);
 
 if (want('browser')) {
   const b = await benchBrowser();
