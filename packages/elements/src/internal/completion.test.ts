@@ -133,6 +133,18 @@ describe('waitForCompletion', () => {
     expect(await done).to.equal(undefined);
   });
 
+  it('takes a callbackOrigin written as a URL for its origin', async () => {
+    const { el, post } = await frame();
+    const status = reads(approved);
+    const done = waitForCompletion(
+      options(el, status.read, new AbortController().signal, {
+        origins: ['https://pay.shop.test', `${location.origin}/checkout`],
+      }),
+    );
+    post(message);
+    expect(await done).to.deep.equal({ state: approved });
+  });
+
   it('gives up as unverified when the page spoke but the state stays undecided', async () => {
     const { el, post } = await frame();
     const status = reads(authenticating);

@@ -45,15 +45,14 @@ function isTransient(state: PaymentState): boolean {
   return transientCodes.has(state.code) || /^http_5\d\d$/.test(state.code);
 }
 
-/** Only real http(s) origins count; `null` (opaque) and junk never match a message. */
+/** Only http(s) origins count (a URL stands for its origin); `null` (opaque) and junk match nothing. */
 function acceptedOrigins(candidates: readonly (string | undefined)[]): Set<string> {
   const accepted = new Set<string>();
   for (const candidate of candidates) {
     if (!candidate) continue;
     try {
       const url = new URL(candidate);
-      if ((url.protocol === 'https:' || url.protocol === 'http:') && url.origin === candidate)
-        accepted.add(candidate);
+      if (url.protocol === 'https:' || url.protocol === 'http:') accepted.add(url.origin);
     } catch {
       // not an origin: ignore it
     }
