@@ -17,6 +17,7 @@ import { errorHandler } from './errors.js';
 import { page } from './html.js';
 import { recordPaymentNotification } from './notifications.js';
 import { scriptTagPage, testCardsPage } from './pages.js';
+import { paymentResultRoute } from './payment-result.js';
 import { webhookLog } from './webhook-log.js';
 
 export interface DemoOptions extends DemoConfig {
@@ -197,6 +198,8 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       currency: 'ZAR',
     });
   });
+
+  app.get('/api/payment-result', paymentResultRoute(client, log));
 
   const pages = express.Router();
   pages.use(cspMiddleware(gatewayOrigin));

@@ -28,6 +28,16 @@ export function cartFor(req: Request, res?: Response): { id: string; quantity: n
   return { id, ...(carts.get(id) as { quantity: number }) };
 }
 
+/** The shopper's cart when the browser already has one; never creates one. */
+export function existingCart(req: Request): { id: string; quantity: number } | undefined {
+  const id = cartId(req);
+  const cart = id ? carts.get(id) : undefined;
+  return id && cart ? { id, ...cart } : undefined;
+}
+
+/** The order reference of a cart; the middleware's attempts are `${orderReference}-…`. */
+export const orderReference = (cartId: string): string => `order-${cartId.slice(0, 8)}`;
+
 export function setQuantity(id: string, quantity: number): void {
   carts.set(id, { quantity });
 }

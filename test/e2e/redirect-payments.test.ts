@@ -42,6 +42,12 @@ async function verifiedWebhook(page: Page, reference: string, status = 'SETTLED'
   assert.fail(`no verified ${status} webhook for ${reference}`);
 }
 
+/** Waits for the result page to word what the shop learnt from the gateway. */
+async function resultSays(page: Page, title: string, detail: RegExp): Promise<void> {
+  await page.locator('#result-title').filter({ hasText: title }).waitFor({ timeout: 15_000 });
+  assert.match(await page.locator('#result-detail').innerText(), detail);
+}
+
 const referenceFromUrl = (page: Page) => {
   const match = /\/pay\/(?:[a-z]+\/)?([A-Za-z0-9]+)/.exec(new URL(page.url()).pathname);
   assert.ok(match, `a payment reference in ${page.url()}`);
@@ -63,7 +69,7 @@ test('another currency on the hosted page: paid, back to the shop, notify webhoo
   const reference = referenceFromUrl(page);
   await payOnHostedPage(page, '4111111111111111');
   await page.waitForURL(`${shop.url}/result?outcome=success`);
-  assert.equal(await page.locator('#result-title').innerText(), 'Thank you!');
+  await resultSays(page, 'Thank you!', /went through/);
   await verifiedWebhook(page, reference);
   await page.context().close();
 });
@@ -104,7 +110,30 @@ test('hosted payment page cancelled: back to the shop, nothing charged', async (
   const page = await startRedirect(/secure payment page/i);
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.waitForURL(`${shop.url}/result?outcome=cancel`);
-  assert.equal(await page.locator('#result-title').innerText(), 'Payment cancelled');
+  await resultSays(page, 'Payment cancelled', /Nothing was charged/);
+  await page.context().close();
+});
+
+test('the result page believes the gateway, not the outcome in its URL', async () => {
+  // Paid on the hosted page, then back on a result URL that says otherwise.
+  const page = await startRedirect(/secure payment page/i);
+  await payOnHostedPage(page, '4111111111111111');
+  await page.waitForURL(`${shop.url}/result?outcome=success`);
+  await page.goto(`${shop.url}/result?outcome=error`);
+  await resultSays(page, 'Thank you!', /went through/);
+  await page.goto(`${shop.url}/result?outcome=cancel`);
+  await resultSays(page, 'Thank you!', /went through/);
+  await page.context().close();
+});
+
+test('with no payment the gateway knows of, the result page never says nothing was charged', async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(shop.url);
+  for (const outcome of ['cancel', 'error']) {
+    await page.goto(`${shop.url}/result?outcome=${outcome}`);
+    await page.locator('#result-title').filter({ hasNotText: 'Checking' }).waitFor();
+    assert.doesNotMatch(await page.locator('main').innerText(), /not charged|Nothing was charged/i);
+  }
   await page.context().close();
 });
 

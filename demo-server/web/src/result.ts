@@ -1,20 +1,74 @@
-// The hosted page, redirect and EFT return here; the outcome in the URL is only a hint, so the page
-// shows it without treating it as proof of payment (the webhook and the back office are authoritative).
-const params = new URLSearchParams(location.search);
-const outcome = params.get('outcome');
+// The hosted page, redirect and EFT return here. The outcome in the URL is the shopper's to edit, so
+// the page words only what the shop server learnt from the gateway (GET /api/payment-result).
+type PaymentResult =
+  | { state: 'paid'; amount: number; currency: string }
+  | { state: 'refunded' }
+  | { state: 'not-charged'; status: 'CANCELLED' | 'FAILED' | 'REVERSED' }
+  | { state: 'checking' }
+  | { state: 'not-found' };
+
 const title = document.getElementById('result-title')!;
 const detail = document.getElementById('result-detail')!;
-const messages: Record<string, [string, string]> = {
-  success: ['Thank you!', 'Your payment went through. A confirmation follows by e-mail.'],
-  cancel: ['Payment cancelled', 'You cancelled the payment. Nothing was charged.'],
-  error: [
-    'Payment failed',
-    'The payment did not go through. Nothing was charged; please try again.',
-  ],
-};
-const [heading, text] = messages[outcome ?? ''] ?? [
-  'Payment status unknown',
-  'We could not tell how the payment ended. Check your e-mail or contact us.',
-];
-title.textContent = heading;
-detail.textContent = text;
+const POLL_MS = 2_000;
+const MAX_CHECKS = 15;
+
+const money = (cents: number, currency: string) =>
+  `${currency === 'ZAR' ? 'R' : currency} ${(cents / 100).toFixed(2)}`;
+
+function words(result: PaymentResult): [string, string] {
+  switch (result.state) {
+    case 'paid':
+      return [
+        'Thank you!',
+        `Your payment of ${money(result.amount, result.currency)} went through. A confirmation follows by e-mail.`,
+      ];
+    case 'refunded':
+      return ['Payment refunded', 'This payment went through and has since been refunded.'];
+    case 'not-charged':
+      return result.status === 'CANCELLED'
+        ? ['Payment cancelled', 'You cancelled the payment. Nothing was charged.']
+        : [
+            'Payment failed',
+            'The payment did not go through. Nothing was charged; please try again.',
+          ];
+    case 'not-found':
+      return [
+        'No payment found',
+        'We found no payment for the cart in this browser. If you paid, a confirmation follows by e-mail.',
+      ];
+    case 'checking':
+      return [
+        'Checking your payment…',
+        'We are confirming your payment with the bank. This page updates by itself.',
+      ];
+  }
+}
+
+function show([heading, text]: [string, string]): void {
+  title.textContent = heading;
+  detail.textContent = text;
+}
+
+async function ask(): Promise<PaymentResult> {
+  try {
+    const res = await fetch('/api/payment-result', { headers: { accept: 'application/json' } });
+    return res.ok ? ((await res.json()) as PaymentResult) : { state: 'checking' };
+  } catch {
+    return { state: 'checking' };
+  }
+}
+
+async function check(): Promise<void> {
+  for (let i = 0; i < MAX_CHECKS; i++) {
+    const result = await ask();
+    show(words(result));
+    if (result.state !== 'checking') return;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  show([
+    'Payment still being confirmed',
+    'The bank has not confirmed your payment yet. Check your e-mail, or contact us before paying again.',
+  ]);
+}
+
+void check();
