@@ -161,8 +161,8 @@ try {
       [
         'store',
         'sessions opened/s',
-        'ops/s opening (8 per session)',
-        'ops/s callback (3 per session)',
+        'store calls/s opening (3 per session)',
+        'store calls/s callback (4 per session)',
         'MB per 10,000 sessions',
       ],
       rows.map((r) => [
