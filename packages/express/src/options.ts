@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { PaymentNotification, PayoutWebhook } from '@pg-checkout/protocol';
 import type { CheckoutStore } from './stores/store.js';
-import type { CheckoutGateway, Consumer, RedirectUrls } from './gateway.js';
+import type { CheckoutGateway, Consumer, LookupRecord, RedirectUrls } from './gateway.js';
 import type { CheckoutLogger } from './logger.js';
 import type { PaymentState } from './payment-state.js';
 
@@ -49,12 +49,25 @@ export interface PaymentEvent {
 
 /** A verified webhook, typed by @pg-checkout/protocol. The notify hash covers only the reference: check amount and status with `client.confirmNotification` before fulfilling. */
 export type WebhookEvent =
-  { type: 'payment'; payload: PaymentNotification } | { type: 'payout'; payload: PayoutWebhook };
+  | {
+      type: 'payment';
+      /** What was posted; only its reference is covered by the hash. */
+      payload: PaymentNotification;
+      /** The gateway's own lookup of `payload.paymentReference`: act on this amount and status. */
+      record: LookupRecord;
+    }
+  | { type: 'payout'; payload: PayoutWebhook };
 
 /** Options of `createCheckout()`. */
 export interface CheckoutOptions {
   /** A `GatewayClient` from `@pg-checkout/node`, or credentials to build one. Required. */
   gateway: CheckoutGateway | GatewayCredentials;
+  /**
+   * Key (at least 32 characters) of the client secrets that prove which browser created a payment
+   * and of the 3-D Secure session tokens. The same on every instance. Default: derived from
+   * `gateway.secret` (credentials) or else `webhookSecret`; one of the three is required.
+   */
+  sessionSecret?: string;
   /** Secret for webhook hashes. Default: `gateway.secret` when credentials are given; required otherwise if webhooks are used. */
   webhookSecret?: string;
   /** Absolute URL where this router is mounted (e.g. `https://shop.example/checkout`); used for callbackUrl, TermUrl, notify. Required; https in production. */

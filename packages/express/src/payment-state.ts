@@ -16,8 +16,17 @@ export type ThreeDSAction =
       creq: string;
       threeDSSessionData: string;
       transactionId: string;
+      /** Origin of the completion page (`publicUrl`'s), which may differ from the checkout page's. */
+      callbackOrigin: string;
     }
-  | { version: 1; acsUrl: string; paReq: string; md: string; termUrl: string };
+  | {
+      version: 1;
+      acsUrl: string;
+      paReq: string;
+      md: string;
+      termUrl: string;
+      callbackOrigin: string;
+    };
 
 /** What payment create, Step 2 confirm and status answer (docs/contracts.md). */
 export type PaymentState =
@@ -34,9 +43,13 @@ export type PaymentState =
     }
   | { success: false; status: 'failed'; reference?: string; message: string; code: string };
 
+/** A state as answered to the browser that created the payment: with the secret that proves it. */
+export type OwnedPaymentState = PaymentState & { clientSecret?: string };
+
 /** HTTP status for a state: 200 while it can still succeed, 402 for a refusal, 502/504 for gateway trouble. */
 export function httpStatusOf(state: PaymentState): number {
   if (state.success) return 200;
   if (state.status === 'declined') return 402;
+  if (state.code === 'already_paid') return 409;
   return state.code === 'gateway_timeout' ? 504 : 502;
 }

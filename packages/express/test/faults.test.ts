@@ -14,7 +14,7 @@ const payVisa = (target: TestApp, order: string) =>
   target.call('POST', '/payments', card('4111111111111111'), pinned(order));
 /** Create calls the gateway has received. */
 const creates = (target: TestApp) => target.gateway.calls.filter((c) => c === 'create').length;
-/** Charged gateway transactions of one order (merchant references are `{order}-{random}`). */
+/** Charged gateway transactions of one order (merchant references are `{order}-{n}`). */
 const chargesOf = (target: TestApp, order: string) =>
   target.gateway.charged().filter((t) => t.merchantReference.startsWith(`${order}-`)).length;
 
@@ -67,7 +67,8 @@ describe('gateway faults on payment create', () => {
 
   it('while the outcome stays unknown, a retry does not charge again; once known it answers the result', async () => {
     app.gateway.createFault = 'processed';
-    app.gateway.reconcileDown = true;
+    // Down from the moment the create reached it: the order's first lookup still went through.
+    app.gateway.afterCreate = () => (app.gateway.reconcileDown = true);
     const first = await payVisa(app, 'fault-c');
     assert.equal(first.status, 504);
     const before = creates(app);

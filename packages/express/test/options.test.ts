@@ -15,7 +15,25 @@ const build = (patch: Record<string, unknown>) => () =>
 describe('createCheckout options', () => {
   it('accepts credentials or a client, and returns a router', () => {
     assert.equal(typeof createCheckout(base()), 'function');
-    assert.equal(typeof createCheckout({ ...base(), gateway: new FakeGateway() }), 'function');
+    assert.equal(
+      typeof createCheckout({
+        ...base(),
+        gateway: new FakeGateway(),
+        sessionSecret: 'a-session-secret-of-32-characters!',
+      }),
+      'function',
+    );
+  });
+
+  it('needs a key for client secrets when given a client, and a long enough one', () => {
+    assert.throws(
+      build({ gateway: new FakeGateway() }),
+      /`sessionSecret` \(or `webhookSecret`\) is required/,
+    );
+    assert.throws(
+      build({ sessionSecret: 'short' }),
+      /`sessionSecret` must be at least 32 characters/,
+    );
   });
 
   it('names an unknown option and suggests the right one', () => {

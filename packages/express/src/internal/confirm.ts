@@ -1,65 +1,228 @@
 import type { PaymentState } from '../payment-state.js';
 import type { Context } from './context.js';
-import { classifyGatewayError } from './gateway-errors.js';
-import { pendingState, stateFromFailure, stateFromOutcome } from './outcomes.js';
-import { loadPayment, type PaymentRecord } from './records.js';
-import { lookupState, settle } from './settle.js';
+import { classifyGatewayError, type GatewayFailure } from './gateway-errors.js';
+import { paymentKeys } from './keys.js';
+import {
+  attemptReference,
+  paidAttempt,
+  refreshAttempts,
+  withOrder,
+  type LedgerAttempt,
+} from './ledger.js';
+import { alreadyPaidState, pendingState, stateFromFailure } from './outcomes.js';
+import { isFinal, loadPaymentSafely, type PaymentRecord } from './records.js';
+import { gatewayView, settle } from './settle.js';
 
 const RETRY_GAP_MS = 5_000;
+/** How long a bank's post waits for the order's lock (another tab may be creating a payment). */
+const LOCK_WAIT_MS = 10_000;
 
 /**
- * Sends the bank's cres (v2) or PaRes (v1) to the gateway. When the answer is lost and the gateway
- * still waits for it, the proof is kept so a later status read can send it again: nothing is lost.
+ * How a bank's proof ended: `done` (the gateway decided, or had decided before), `rejected` (the
+ * post was not a proof for this payment; it still waits for the genuine one), `waiting` (no usable
+ * answer yet; the proof is kept and sent again).
  */
-export async function confirmWithProof(
+export type ProofResult =
+  | { kind: 'done'; reference: string; state: PaymentState; pageOrigin?: string }
+  | { kind: 'rejected'; reference?: string }
+  | { kind: 'waiting'; reference: string; pageOrigin?: string };
+
+export interface ProofPost {
+  order: string;
+  n: number;
+  version: 1 | 2;
+  proof: string;
+  /** `threeDSSessionData` (v2) or `MD` (v1) as the bank posted it, when it did. */
+  binding?: string;
+}
+
+const ledgerStatusOf = (state: PaymentState): LedgerAttempt['status'] =>
+  state.status === 'approved' ? 'paid' : isFinal(state) ? 'failed' : 'open';
+
+/** A record for a payment the store forgot, rebuilt from what the gateway and the reference say. */
+function recordFromGateway(
+  post: Pick<ProofPost, 'order' | 'n'>,
+  reference: string,
+  lookup: { amount: number; currency: string } | undefined,
+  state: PaymentState,
+): PaymentRecord {
+  return {
+    reference,
+    merchantReference: attemptReference(post.order, post.n),
+    orderReference: post.order,
+    amount: lookup?.amount ?? 0,
+    currency: lookup?.currency ?? '',
+    state,
+  };
+}
+
+/**
+ * Sends a bank's cres (v2) or PaRes (v1) to the gateway, under the order's lock and only while no
+ * other attempt of the order is paid. The gateway decides: after any failure the payment is looked
+ * up, and while the gateway still waits for 3-D Secure nothing is settled (a junk or foreign proof
+ * must not end a payment whose genuine proof is still coming).
+ */
+export async function confirmProof(ctx: Context, post: ProofPost): Promise<ProofResult> {
+  return withOrder(
+    ctx,
+    post.order,
+    async ({ ledger, stored }) => {
+      const attempt = ledger.attempts[post.n];
+      const reference = attempt?.reference;
+      if (!attempt || !reference) return { kind: 'rejected' };
+      const record = stored ? await loadPaymentSafely(ctx, reference) : undefined;
+      const pageOrigin = record?.pageOrigin;
+      if (attempt.status !== 'open' || (record && isFinal(record.state))) {
+        // A replay, or a post after the payment ended: confirm nothing twice.
+        const state =
+          record?.state ??
+          (await (async () => {
+            const view = await gatewayView(ctx, reference, record?.method);
+            return view.kind === 'final' ? view.state : pendingState(reference);
+          })());
+        return { kind: 'done', reference, state, ...(pageOrigin ? { pageOrigin } : {}) };
+      }
+      const threeDS = record?.threeDS;
+      if (threeDS) {
+        const expected = post.version === 2 ? threeDS.sessionData : threeDS.transactionId;
+        if (
+          threeDS.version !== post.version ||
+          (expected && post.binding !== undefined && post.binding !== expected)
+        ) {
+          ctx.logger.warn('3-D Secure post rejected: it belongs to another payment', { reference });
+          return { kind: 'rejected', reference };
+        }
+      }
+      await refreshAttempts(ctx, post.order, ledger, post.n);
+      if (paidAttempt(ledger)) {
+        ctx.logger.warn('3-D Secure proof not sent: another attempt already paid the order', {
+          reference,
+        });
+        attempt.status = 'failed';
+        const state = alreadyPaidState(reference);
+        await settle(ctx, {
+          ...(record ?? recordFromGateway(post, reference, undefined, state)),
+          state,
+        });
+        return { kind: 'done', reference, state, ...(pageOrigin ? { pageOrigin } : {}) };
+      }
+      const outcome = await sendProof(ctx, reference, record?.method, post.version, post.proof);
+      if (outcome.kind === 'rejected') return { kind: 'rejected', reference };
+      const base =
+        record ??
+        recordFromGateway(
+          post,
+          reference,
+          outcome.lookup,
+          outcome.state ?? pendingState(reference),
+        );
+      const { retryProof: _previous, ...rest } = base;
+      if (outcome.kind === 'waiting') {
+        await settle(ctx, {
+          ...rest,
+          retryProof: { version: post.version, proof: post.proof },
+        });
+        return { kind: 'waiting', reference, ...(pageOrigin ? { pageOrigin } : {}) };
+      }
+      attempt.status = ledgerStatusOf(outcome.state);
+      await settle(ctx, { ...rest, state: outcome.state });
+      return {
+        kind: 'done',
+        reference,
+        state: outcome.state,
+        ...(pageOrigin ? { pageOrigin } : {}),
+      };
+    },
+    { waitMs: LOCK_WAIT_MS, degraded: true },
+  );
+}
+
+type SendOutcome =
+  | { kind: 'decided'; state: PaymentState; lookup?: { amount: number; currency: string } }
+  | { kind: 'rejected' }
+  | { kind: 'waiting'; state?: undefined; lookup?: { amount: number; currency: string } };
+
+/** One confirm call and, after any failure, the gateway's lookup as the judge. */
+async function sendProof(
   ctx: Context,
-  record: PaymentRecord,
+  reference: string,
+  method: PaymentRecord['method'],
   version: 1 | 2,
   proof: string,
-): Promise<PaymentState> {
-  let state: PaymentState;
-  let retryProof: PaymentRecord['retryProof'];
+): Promise<SendOutcome> {
+  let failure: GatewayFailure;
   try {
     const gateway = await ctx.gateway();
-    const outcome =
+    const answer =
       version === 2
-        ? await gateway.payments.confirm3dsV2(record.reference, proof)
-        : await gateway.payments.confirm3dsV1(record.reference, proof);
-    state = stateFromOutcome(
-      ctx,
-      { ...outcome, kind: 'approved', reference: record.reference },
-      record.session,
-    ).state;
+        ? await gateway.payments.confirm3dsV2(reference, proof)
+        : await gateway.payments.confirm3dsV1(reference, proof);
+    return {
+      kind: 'decided',
+      state: {
+        success: true,
+        status: 'approved',
+        reference,
+        message: answer.message || 'Payment approved.',
+      },
+    };
   } catch (error) {
-    const failure = classifyGatewayError(error);
-    if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
-      state = stateFromFailure(failure, record.reference);
-    } else {
-      ctx.logger.warn('3-D Secure confirm got no usable answer; checking the gateway', {
-        reference: record.reference,
-        error,
-      });
-      const looked = await lookupState(ctx, record.reference, record.method);
-      state = looked ?? pendingState(record.reference);
-      if (!looked) retryProof = { version, proof };
-    }
+    failure = classifyGatewayError(error);
+    if (failure.kind === 'not_gateway') throw error;
   }
-  const { retryProof: _previous, ...rest } = record;
-  await settle(ctx, { ...rest, state, ...(retryProof ? { retryProof } : {}) });
-  return state;
+  const view = await gatewayView(ctx, reference, method);
+  const lookup = view.kind === 'unknown' ? undefined : view.record;
+  const definite = failure.kind === 'declined' || failure.kind === 'authentication_failed';
+  if (view.kind === 'final') {
+    // The failure's own words are better than the lookup's when both say "refused".
+    const state =
+      definite && view.state.status === 'declined'
+        ? stateFromFailure(failure as Extract<GatewayFailure, { kind: 'declined' }>, reference)
+        : view.state;
+    return { kind: 'decided', state, ...(lookup ? { lookup } : {}) };
+  }
+  if (view.kind === 'waiting') {
+    ctx.logger.warn('3-D Secure confirm did not end the payment; it still waits for the bank', {
+      reference,
+      failure: failure.kind,
+    });
+    return failure.kind === 'outcome_unknown' || failure.kind === 'unavailable'
+      ? { kind: 'waiting', ...(lookup ? { lookup } : {}) }
+      : { kind: 'rejected' };
+  }
+  if (definite)
+    return {
+      kind: 'decided',
+      state: stateFromFailure(
+        failure as Extract<GatewayFailure, { kind: 'declined' | 'authentication_failed' }>,
+        reference,
+      ),
+    };
+  ctx.logger.warn('3-D Secure confirm got no usable answer; the proof is kept', {
+    reference,
+    failure: failure.kind,
+  });
+  return { kind: 'waiting' };
 }
 
 /** Re-sends a kept proof, at most once per few seconds across instances; returns the fresh record. */
 export async function retryPendingConfirm(
   ctx: Context,
   record: PaymentRecord,
+  post: Pick<ProofPost, 'order' | 'n'>,
 ): Promise<PaymentRecord> {
   const kept = record.retryProof;
-  if (
-    !kept ||
-    !(await ctx.store.setIfAbsent(`confirm-retry:${record.reference}`, '1', RETRY_GAP_MS))
-  )
+  if (!kept) return record;
+  try {
+    if (!(await ctx.store.setIfAbsent(paymentKeys(record.reference).retry, '1', RETRY_GAP_MS)))
+      return record;
+    await confirmProof(ctx, { ...post, version: kept.version, proof: kept.proof });
+  } catch (error) {
+    ctx.logger.warn('re-sending a kept 3-D Secure proof failed; it stays kept', {
+      reference: record.reference,
+      error,
+    });
     return record;
-  await confirmWithProof(ctx, record, kept.version, kept.proof);
-  return (await loadPayment(ctx, record.reference)) ?? record;
+  }
+  return (await loadPaymentSafely(ctx, record.reference)) ?? record;
 }

@@ -6,6 +6,7 @@ import { MemoryStore } from '../stores/memory.js';
 import type { CheckoutStore } from '../stores/store.js';
 import { createGatewayClient } from './client.js';
 import { parseByteSize } from './json-body.js';
+import { createSecrets, type Secrets } from './secrets.js';
 
 /** The validated options with every default filled in, shared by the routes. */
 export interface Context {
@@ -13,6 +14,8 @@ export interface Context {
   store: CheckoutStore;
   logger: CheckoutLogger;
   gateway: () => Promise<CheckoutGateway>;
+  /** Client secrets and 3-D Secure session tokens (stateless HMACs). */
+  secrets: Secrets;
   publicUrl: string;
   publicOrigin: string;
   /** Largest JSON body the browser routes read, in bytes (`bodyLimit`, default 16 KiB). */
@@ -40,6 +43,10 @@ export function createContext(options: CheckoutOptions): Context {
       (client ??= credentials
         ? Promise.resolve(createGatewayClient(credentials))
         : Promise.resolve(gatewayOption as CheckoutGateway)),
+    secrets: createSecrets({
+      ...(options.sessionSecret ? { sessionSecret: options.sessionSecret } : {}),
+      derivedFrom: credentials?.secret ?? options.webhookSecret,
+    }),
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,
     allowedOrigins: options.allowedOrigins?.map((o) => new URL(o).origin),

@@ -36,8 +36,9 @@ export function errorHandler(ctx: Context): ErrorRequestHandler {
     }
     let status = 500;
     let code = 'internal_error';
+    // No word about charges here: this handler cannot know whether the gateway was called.
     let message =
-      'Something went wrong on our side. Your card was not charged by this request; please try again.';
+      'Something went wrong on our side. Please wait a moment and check your order before trying again.';
     if (error instanceof CheckoutError) {
       ({ status, code, message } = error);
       res.set(error.headers);
@@ -62,6 +63,8 @@ export function errorHandler(ctx: Context): ErrorRequestHandler {
           'gateway_unavailable',
           'The payment service is unavailable. Please try again shortly.',
         ];
+      } else if (failure.kind === 'rejected') {
+        [status, code, message] = [400, 'invalid_request', failure.message];
       } else if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
         [status, code, message] = [
           402,

@@ -7,6 +7,10 @@ export type GatewayFailure =
       originalErrorCode: string | undefined;
     }
   | { kind: 'authentication_failed'; message: string; originalErrorCode: string | undefined }
+  /** The gateway refused the request itself (malformed, not allowed now); nothing was decided. */
+  | { kind: 'rejected'; message: string; originalErrorCode: string | undefined }
+  /** The merchant reference was used before: that attempt exists at the gateway. */
+  | { kind: 'duplicate' }
   | { kind: 'outcome_unknown' }
   | { kind: 'unavailable' }
   | { kind: 'misconfigured' }
@@ -28,6 +32,11 @@ function classNames(error: object): Set<string> {
   return names;
 }
 
+const maskedMessage = (message: unknown) =>
+  typeof message === 'string' && message.length > 0 && message.length <= 300
+    ? message
+    : 'The payment service did not accept the request.';
+
 const DECLINE_FALLBACK = 'Your card was declined. Please try another card.';
 
 /** Sorts a client error into what the browser should be told and whether to reconcile. */
@@ -46,6 +55,9 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
     typeof e.originalErrorCode === 'string' && e.originalErrorCode
       ? e.originalErrorCode
       : undefined;
+  if (names.has('DuplicateReferenceError')) return { kind: 'duplicate' };
+  if (names.has('RequestRejectedError'))
+    return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
   if (names.has('ThreeDSecureFailedError'))
     return { kind: 'authentication_failed', message, originalErrorCode };
   if (names.has('CardDeclinedError')) {
@@ -68,6 +80,9 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
   if (names.has('GatewayError')) {
     if (typeof e.statusCode === 'number' && e.statusCode >= 500) return { kind: 'outcome_unknown' };
     if (e.code === 3) return { kind: 'authentication_failed', message, originalErrorCode };
+    // fin030 is the processor's "format error": a refused request, not a decided payment.
+    if (originalErrorCode === 'fin030')
+      return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
     if (typeof e.code === 'number')
       return { kind: 'declined', message, code: e.code, originalErrorCode };
     return { kind: 'unavailable' };

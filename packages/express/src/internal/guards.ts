@@ -1,6 +1,40 @@
+import { isIP } from 'node:net';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { CheckoutError } from '../errors.js';
 import type { Context } from './context.js';
+import { REFERENCE } from './keys.js';
+
+/** The shopper's IP for the gateway's `clientIp`: a valid address or nothing, whatever headers say. */
+export function clientIpOf(req: Request): string {
+  if (typeof req.ip === 'string' && isIP(req.ip)) return req.ip;
+  const socket = req.socket.remoteAddress;
+  return socket && isIP(socket) ? socket : '';
+}
+
+const notFound = () => new CheckoutError(404, 'not_found', 'This payment was not found.');
+
+/**
+ * The `:reference` of a route that reads or drives a payment, once the browser proved it created
+ * it (`X-PG-Client-Secret`). A stranger gets the same 404 as for a reference that does not exist.
+ */
+export function ownedReference(ctx: Context, req: Request): string {
+  const reference = String(req.params.reference ?? '');
+  if (!REFERENCE.test(reference)) throw notFound();
+  if (!ctx.secrets.ownsPayment(reference, req.get('x-pg-client-secret'))) throw notFound();
+  return reference;
+}
+
+/** A store failure before anything was sent to the gateway: nothing was charged, say so. */
+export function storeUnavailable(ctx: Context, error: unknown): CheckoutError {
+  if (error instanceof CheckoutError) return error;
+  ctx.logger.error('store unavailable', { error });
+  return new CheckoutError(
+    503,
+    'store_unavailable',
+    'We could not start the payment right now. Nothing was charged; please try again in a moment.',
+    { 'Retry-After': '5' },
+  );
+}
 
 /** Lets async handlers reject into Express's error handler (Express 4 does not do it itself). */
 export function asyncRoute(
@@ -75,7 +109,12 @@ export async function enforceLimit(
 ): Promise<void> {
   const now = Date.now();
   const window = Math.floor(now / windowMs);
-  const count = await ctx.store.increment(`rl:${bucket}:${window}`, windowMs);
+  let count: number;
+  try {
+    count = await ctx.store.increment(`rl:${bucket}:${window}`, windowMs);
+  } catch (error) {
+    throw storeUnavailable(ctx, error);
+  }
   if (count > limit) {
     const retryAfter = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000));
     ctx.logger.warn('payment rate limit hit', { bucket: bucket.split(':')[0] });

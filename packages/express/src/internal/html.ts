@@ -43,23 +43,43 @@ function jsString(value: string): string {
     .replace(/&/g, '\\u0026');
 }
 
-/** The page the 3-D Secure iframe ends on; it tells the parent the flow is done, nothing more. */
+export type CompletionKind = 'done' | 'checking' | 'rejected' | 'unknown' | 'unavailable';
+
+const COMPLETION_TEXT: Record<CompletionKind, string> = {
+  done: 'Thank you. Your bank has answered; the checkout is showing the result.',
+  checking:
+    'We are confirming your payment with your bank. The checkout will show the result in a moment; please do not pay again.',
+  rejected:
+    'This could not be used to confirm a payment. If your bank’s page is still open, please finish there.',
+  unknown: 'This verification link is not valid or has expired. Please return to the checkout.',
+  unavailable:
+    'We are checking your payment with your bank. The checkout will show the result in a moment; please do not pay again.',
+};
+
+/**
+ * The page the 3-D Secure frame ends on: a readable sentence for the shopper and, when the
+ * checkout page's origin is known, a "done" hint to it (the component reads the result itself).
+ */
 export function completionPage(
+  kind: CompletionKind,
   reference: string | undefined,
   pageOrigin: string | undefined,
 ): { html: string; csp: string } {
   const nonce = randomBytes(16).toString('base64');
-  const script =
-    reference && pageOrigin
-      ? `<script nonce="${nonce}">parent.postMessage({source:'pg-checkout',type:'3ds-complete',reference:${jsString(reference)}},${jsString(pageOrigin)});</script>`
-      : '';
-  const html = `<!doctype html><html><head><meta charset="utf-8"><title>Payment</title></head><body><p>Authentication finished. You can close this window.</p>${script}</body></html>`;
+  const notify = reference && pageOrigin && (kind === 'done' || kind === 'checking');
+  const script = notify
+    ? `<script nonce="${nonce}">parent.postMessage({source:'pg-checkout',type:'3ds-complete',reference:${jsString(reference)}},${jsString(pageOrigin)});</script>`
+    : '';
+  const style = `<style nonce="${nonce}">body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:24px;color:#1a1a1a;background:#fff}@media (prefers-color-scheme:dark){body{color:#eee;background:#1e1e1e}}</style>`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Payment</title>${style}</head><body><p role="status">${COMPLETION_TEXT[kind]}</p>${script}</body></html>`;
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
     "base-uri 'none'",
     "form-action 'none'",
-    `frame-ancestors ${pageOrigin ?? "'none'"}`,
+    // Static text may be framed by any checkout page; the page that posts a message only by its own.
+    ...(pageOrigin ? [`frame-ancestors ${pageOrigin}`] : []),
   ].join('; ');
   return { html, csp };
 }

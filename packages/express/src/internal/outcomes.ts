@@ -2,6 +2,7 @@ import type { LookupRecord, PaymentOutcome } from '../gateway.js';
 import type { PaymentState } from '../payment-state.js';
 import type { Context } from './context.js';
 import type { GatewayFailure } from './gateway-errors.js';
+import { paymentKeys } from './keys.js';
 import type { PaymentRecord } from './records.js';
 
 const APPROVED = 'Payment approved.';
@@ -11,9 +12,11 @@ const PENDING = 'Your payment is being processed. We will confirm it shortly.';
 export function stateFromOutcome(
   ctx: Context,
   outcome: PaymentOutcome,
-  session: string,
+  merchantReference: string,
 ): { state: PaymentState; threeDS?: PaymentRecord['threeDS'] } {
   const { reference } = outcome;
+  const session = ctx.secrets.sessionToken(merchantReference);
+  const callbackOrigin = ctx.publicOrigin;
   if (outcome.kind === 'approved') {
     return {
       state: { success: true, status: 'approved', reference, message: outcome.message || APPROVED },
@@ -32,6 +35,7 @@ export function stateFromOutcome(
           paReq,
           md: transactionId,
           termUrl: `${ctx.publicUrl}/3ds/${session}/term`,
+          callbackOrigin,
         },
       },
       threeDS: { version: 1, transactionId },
@@ -74,6 +78,7 @@ export function stateFromOutcome(
         creq: v2.creq ?? '',
         threeDSSessionData: v2.sessionData ?? '',
         transactionId: v2.transactionId,
+        callbackOrigin,
       },
     },
     threeDS: { version: 2, transactionId: v2.transactionId, sessionData: v2.sessionData ?? '' },
@@ -117,6 +122,15 @@ export function stateFromLookup(record: LookupRecord): PaymentState | undefined 
   }
 }
 
+/** The order was paid by another attempt; this one was never sent to the gateway for authorization. */
+export const alreadyPaidState = (reference: string): PaymentState => ({
+  success: false,
+  status: 'failed',
+  reference,
+  message: 'This order has already been paid with another payment. This card was not charged.',
+  code: 'already_paid',
+});
+
 export const pendingState = (reference: string): PaymentState => ({
   success: true,
   status: 'pending',
@@ -136,10 +150,22 @@ export async function emitLifecycle(ctx: Context, record: PaymentRecord): Promis
           ? ctx.options.onPaymentFailed
           : undefined;
   if (!hook) return;
-  if (
-    !(await ctx.store.setIfAbsent(`hook:${record.reference}:${state.status}`, '1', ctx.recordTtlMs))
-  )
-    return;
+  try {
+    if (
+      !(await ctx.store.setIfAbsent(
+        paymentKeys(record.reference).hook(state.status),
+        '1',
+        ctx.recordTtlMs,
+      ))
+    )
+      return;
+  } catch (error) {
+    // Without the store the hook may run twice; never running it would lose a fulfilment.
+    ctx.logger.error('store unavailable; running the lifecycle hook without de-duplication', {
+      reference: record.reference,
+      error,
+    });
+  }
   try {
     await hook({
       reference: record.reference,

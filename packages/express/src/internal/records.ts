@@ -1,17 +1,19 @@
 import type { PaymentState } from '../payment-state.js';
+import type { PaymentMethodName } from '../options.js';
 import type { Context } from './context.js';
+import { paymentKeys } from './keys.js';
 
-/** What the store keeps about one card payment; never card data. */
+/** What the store keeps about one payment; never card data. A cache: the gateway is the truth. */
 export interface PaymentRecord {
   reference: string;
   merchantReference: string;
   orderReference: string;
   amount: number;
   currency: string;
-  pageOrigin: string;
-  session: string;
+  /** The checkout page's origin, where the 3-D Secure completion page posts its message. */
+  pageOrigin?: string;
   /** How it was started; hosted-redirect payments have their own lookup. Default `'card'`. */
-  method?: 'card' | 'hosted' | 'redirect' | 'eft';
+  method?: PaymentMethodName;
   state: PaymentState;
   /** Gateway-side 3-D Secure ids, checked against what the bank posts back. */
   threeDS?: {
@@ -39,31 +41,33 @@ export interface SavedCard {
   cardHolder: string;
 }
 
-const paymentKey = (reference: string) => `pay:${reference}`;
-const sessionKey = (session: string) => `3ds:${session}`;
-
 export async function loadPayment(
   ctx: Context,
   reference: string,
 ): Promise<PaymentRecord | undefined> {
-  const raw = await ctx.store.get(paymentKey(reference));
+  const raw = await ctx.store.get(paymentKeys(reference).record);
   return raw ? (JSON.parse(raw) as PaymentRecord) : undefined;
 }
 
-export async function savePayment(ctx: Context, record: PaymentRecord): Promise<void> {
-  await ctx.store.set(paymentKey(record.reference), JSON.stringify(record), ctx.recordTtlMs);
-}
-
-export async function bindSession(ctx: Context, session: string, reference: string): Promise<void> {
-  await ctx.store.set(sessionKey(session), reference, ctx.sessionTtlMs);
-}
-
-export async function paymentForSession(
+/** Like {@link loadPayment}, but a store failure reads as "not kept" (logged): the gateway answers instead. */
+export async function loadPaymentSafely(
   ctx: Context,
-  session: string,
+  reference: string,
 ): Promise<PaymentRecord | undefined> {
-  const reference = await ctx.store.get(sessionKey(session));
-  return reference ? loadPayment(ctx, reference) : undefined;
+  try {
+    return await loadPayment(ctx, reference);
+  } catch (error) {
+    ctx.logger.error('store read failed; asking the gateway instead', { reference, error });
+    return undefined;
+  }
+}
+
+export async function savePayment(ctx: Context, record: PaymentRecord): Promise<void> {
+  await ctx.store.set(
+    paymentKeys(record.reference).record,
+    JSON.stringify(record),
+    ctx.recordTtlMs,
+  );
 }
 
 export function isFinal(state: PaymentState): boolean {

@@ -1,36 +1,58 @@
+import type { LookupRecord } from '../gateway.js';
 import type { PaymentState } from '../payment-state.js';
-import { markPaid } from './attempts.js';
 import type { Context } from './context.js';
 import { classifyGatewayError } from './gateway-errors.js';
 import { emitLifecycle, stateFromLookup } from './outcomes.js';
 import { isFinal, savePayment, type PaymentRecord } from './records.js';
 import { settleSavedCard } from './saved-cards.js';
 
-/** Saves a record whose state changed, runs hooks and keeps the order's paid marker. */
+/**
+ * Saves a record whose state changed and runs the hooks. Called after the gateway answered, so a
+ * store failure is logged and swallowed: the shopper is told what the gateway said.
+ */
 export async function settle(ctx: Context, record: PaymentRecord): Promise<void> {
-  await savePayment(ctx, record);
-  if (record.state.status === 'approved')
-    await markPaid(ctx, record.orderReference, record.reference);
+  await saveSafely(ctx, record);
   if (isFinal(record.state) || record.state.status === 'pending') {
     await settleSavedCard(ctx, record);
     await emitLifecycle(ctx, record);
   }
 }
 
-/** The gateway's view of a payment, or `undefined` when it is still in 3-D Secure or unreachable. */
-export async function lookupState(
+/** Saves a record after the gateway answered; a store failure is logged, not thrown. */
+export async function saveSafely(ctx: Context, record: PaymentRecord): Promise<void> {
+  try {
+    await savePayment(ctx, record);
+  } catch (error) {
+    ctx.logger.error('store write failed after the gateway answered; the gateway keeps the truth', {
+      reference: record.reference,
+      error,
+    });
+  }
+}
+
+/** What the gateway's lookup says of a payment. */
+export type GatewayView =
+  | { kind: 'final'; state: PaymentState; record: LookupRecord }
+  /** It still waits for 3-D Secure. */
+  | { kind: 'waiting'; record: LookupRecord }
+  /** The gateway could not be asked, or does not know the reference. */
+  | { kind: 'unknown' };
+
+export async function gatewayView(
   ctx: Context,
   reference: string,
   method: PaymentRecord['method'] = 'card',
-): Promise<PaymentState | undefined> {
+): Promise<GatewayView> {
   try {
     const { lookups } = await ctx.gateway();
-    return stateFromLookup(
-      await (method === 'redirect' ? lookups.redirect(reference) : lookups.payment(reference)),
-    );
+    const record = await (method === 'redirect'
+      ? lookups.redirect(reference)
+      : lookups.payment(reference));
+    const state = stateFromLookup(record);
+    return state ? { kind: 'final', state, record } : { kind: 'waiting', record };
   } catch (error) {
     if (classifyGatewayError(error).kind === 'not_gateway') throw error;
     ctx.logger.warn('payment lookup failed', { reference, error });
-    return undefined;
+    return { kind: 'unknown' };
   }
 }

@@ -5,6 +5,7 @@ import type { CheckoutOptions } from '../options.js';
 const KNOWN_KEYS = [
   'gateway',
   'webhookSecret',
+  'sessionSecret',
   'publicUrl',
   'resolveOrder',
   'allowedOrigins',
@@ -98,12 +99,21 @@ const schema = z.strictObject({
     error: 'gateway must be a GatewayClient or { token, secret, baseUrl? }',
   }),
   webhookSecret: z.string().min(1).optional(),
+  sessionSecret: z.string().min(32, 'must be at least 32 characters').optional(),
   publicUrl: absoluteUrl,
   resolveOrder: fn,
   allowedOrigins: z.array(absoluteUrl).optional(),
   store: z
     .looseObject(
-      { get: fn, set: fn, setIfAbsent: fn, delete: fn, increment: fn },
+      {
+        get: fn,
+        set: fn,
+        setIfAbsent: fn,
+        delete: fn,
+        increment: fn,
+        lockAndGet: fn,
+        writeAll: fn,
+      },
       { error: 'store must implement CheckoutStore' },
     )
     .optional(),
@@ -183,6 +193,11 @@ export function validateOptions(options: unknown): CheckoutOptions {
         );
       }
     }
+  }
+  if (!result.sessionSecret && !result.webhookSecret && 'payments' in result.gateway) {
+    throw new TypeError(
+      'createCheckout: `sessionSecret` (or `webhookSecret`) is required when `gateway` is a client: it keys the secrets that prove which browser owns a payment',
+    );
   }
   const methods = result.methods ?? ['card'];
   if (methods.some((m) => m !== 'card') && !result.redirectUrls) {

@@ -14,14 +14,28 @@ export interface TestApp {
   url: string;
   gateway: FakeGateway;
   close(): Promise<void>;
-  /** JSON call from the shop's page (Origin set) unless `origin: null`. */
+  /** Client secrets the app handed out, by reference (the browser's memory). */
+  secrets: Map<string, string>;
+  /**
+   * JSON call from the shop's page (Origin set) unless `origin: null`. Calls to
+   * `/payments/:reference...` carry the secret the app handed out for it, unless `secret` says
+   * otherwise (`null`: none).
+   */
   call(
     method: string,
     path: string,
     body?: unknown,
-    init?: { origin?: string | null; headers?: Record<string, string>; raw?: string },
+    init?: {
+      origin?: string | null;
+      headers?: Record<string, string>;
+      raw?: string;
+      secret?: string | null;
+    },
   ): Promise<{ status: number; body: Answer; headers: Headers }>;
 }
+
+/** The key of the client secrets in tests (a real shop sets its own, or derives it from the gateway secret). */
+export const SESSION_SECRET = 'test-session-secret-0123456789abcdef';
 
 export const order = { amount: 12_345, currency: 'ZAR', reference: 'order-1001' };
 let orderCounter = 1000;
@@ -40,6 +54,7 @@ export async function startApp(
     '/checkout',
     createCheckout({
       gateway,
+      sessionSecret: SESSION_SECRET,
       publicUrl: 'https://shop.test/checkout',
       allowedOrigins: [SHOP_ORIGIN],
       // Each request is its own order unless a test pins one with x-test-order.
@@ -60,9 +75,11 @@ export async function startApp(
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/checkout`;
+  const secrets = new Map<string, string>();
   return {
     url,
     gateway,
+    secrets,
     async close() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
@@ -72,6 +89,14 @@ export async function startApp(
       if (init.origin !== null) headers.origin = init.origin ?? SHOP_ORIGIN;
       if (body !== undefined || init.raw !== undefined)
         headers['content-type'] ??= 'application/json';
+      const owned = /^\/payments\/([^/?]+)/.exec(path);
+      const secret =
+        init.secret !== undefined
+          ? init.secret
+          : owned
+            ? secrets.get(decodeURIComponent(owned[1]!))
+            : undefined;
+      if (secret) headers['x-pg-client-secret'] = secret;
       const response = await fetch(url + path, {
         method,
         headers,
@@ -84,6 +109,9 @@ export async function startApp(
       } catch {
         // HTML pages stay text.
       }
+      const answer = parsed as { reference?: unknown; clientSecret?: unknown };
+      if (typeof answer?.reference === 'string' && typeof answer.clientSecret === 'string')
+        secrets.set(answer.reference, answer.clientSecret);
       return { status: response.status, body: parsed, headers: response.headers };
     },
   };

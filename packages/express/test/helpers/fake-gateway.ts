@@ -22,6 +22,8 @@ export class GatewayError extends Error {
   }
 }
 export class CardDeclinedError extends GatewayError {}
+export class RequestRejectedError extends GatewayError {}
+export class DuplicateReferenceError extends RequestRejectedError {}
 export class ThreeDSecureFailedError extends GatewayError {}
 export class GatewayTimeoutError extends GatewayError {}
 export class GatewayConnectionError extends GatewayError {}
@@ -47,6 +49,8 @@ export class FakeGateway implements CheckoutGateway {
   createFault: 'processed' | 'lost' | undefined;
   /** Every reconcile throws while true (the gateway still unreachable). */
   reconcileDown = false;
+  /** Runs once, right after the next create call reached the gateway. */
+  afterCreate: (() => void) | undefined;
   readonly vault = new Map<string, string>();
 
   payments = {
@@ -55,6 +59,9 @@ export class FakeGateway implements CheckoutGateway {
       this.lastCreate = request;
       const fault = this.createFault;
       this.createFault = undefined;
+      const after = this.afterCreate;
+      this.afterCreate = undefined;
+      after?.();
       if (fault === 'lost') throw new GatewayTimeoutError('timed out');
       const card = request.creditCard as { number?: string; token?: string };
       const number = card.number ?? this.vault.get(card.token ?? '') ?? '';
@@ -63,6 +70,7 @@ export class FakeGateway implements CheckoutGateway {
         amount: number;
         currency: string;
       };
+      this.#refuseDuplicate(transaction.reference);
       const reference = `pg-${randomUUID()}`;
       const txn: Txn = {
         reference,
@@ -125,11 +133,14 @@ export class FakeGateway implements CheckoutGateway {
   };
   cards = {
     register: async (creditCard: { number: string }) => {
+      // As the sandbox (and a vault looked up by card number): one token per card, whoever saves it.
+      for (const [token, number] of this.vault) if (number === creditCard.number) return { token };
       const token = `tok-${randomUUID()}`;
       this.vault.set(token, creditCard.number);
       return { token };
     },
     unregister: async (token: string) => {
+      this.calls.push('unregister');
       this.vault.delete(token);
       return { success: true };
     },
@@ -164,8 +175,22 @@ export class FakeGateway implements CheckoutGateway {
 
   #txn(reference: string): Txn {
     const txn = this.txns.get(reference);
-    if (!txn) throw new GatewayError('Transaction not found', { code: -1, statusCode: 404 });
+    if (!txn)
+      throw new RequestRejectedError('Transaction not found', {
+        code: -1,
+        originalErrorCode: 'fin030',
+      });
     return txn;
+  }
+
+  /** One merchant reference, one transaction: as the sandbox, a reused one is refused (fin094). */
+  #refuseDuplicate(merchantReference: string): void {
+    for (const txn of this.txns.values())
+      if (txn.merchantReference === merchantReference)
+        throw new DuplicateReferenceError(
+          `transaction.reference ${merchantReference} was already used by payment ${txn.reference}`,
+          { code: -1, originalErrorCode: 'fin094' },
+        );
   }
 
   #challenge(reference: string) {
@@ -232,7 +257,17 @@ export class FakeGateway implements CheckoutGateway {
     this.calls.push(name);
     const txn = this.#txn(reference);
     if (txn.status !== 'THREE_D_SECURE')
-      throw new GatewayError('Transaction already confirmed', { code: -1 });
+      throw new RequestRejectedError('Transaction is not waiting for 3-D Secure', {
+        code: -1,
+        originalErrorCode: 'fin058',
+      });
+    // The bank's genuine answers are 'good-proof' and 'failed-proof'; anything else is junk the
+    // gateway refuses without deciding the payment (as the sandbox does with fin030).
+    if (proof !== 'good-proof' && proof !== 'failed-proof')
+      throw new RequestRejectedError('cres is not a value issued by the access control server', {
+        code: -1,
+        originalErrorCode: 'fin030',
+      });
     if (proof !== 'good-proof') {
       txn.status = 'FAILED';
       throw new ThreeDSecureFailedError('Authentication failed.', {
@@ -253,6 +288,7 @@ export class FakeGateway implements CheckoutGateway {
       amount: number;
       currency: string;
     };
+    this.#refuseDuplicate(transaction.reference);
     const reference = `pg-${randomUUID()}`;
     this.txns.set(reference, {
       reference,

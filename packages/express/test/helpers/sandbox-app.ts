@@ -66,10 +66,18 @@ export async function startSandboxApp(
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     ...overrides,
   });
-  const json = async (response: Response) => ({
-    status: response.status,
-    body: (await response.json()) as Answer,
-  });
+  const json = async (response: Response) => {
+    const body = (await response.json()) as Answer;
+    if (typeof body?.reference === 'string' && typeof body.clientSecret === 'string')
+      browserSecrets.set(body.reference, body.clientSecret);
+    return { status: response.status, body };
+  };
+  /** What the browser sends on `/payments/:reference...`: the secret it was handed for it. */
+  const owned = (path: string): Record<string, string> => {
+    const match = /\/payments\/([^/?]+)/.exec(path);
+    const secret = match ? browserSecrets.get(decodeURIComponent(match[1]!)) : undefined;
+    return secret ? { 'x-pg-client-secret': secret } : {};
+  };
   return {
     url,
     sandboxUrl: sandbox.url,
@@ -83,11 +91,16 @@ export async function startSandboxApp(
       json(
         await fetch(/^https?:/.test(path) ? path : url + path, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', origin: PAGE_ORIGIN, ...headers },
+          headers: {
+            'content-type': 'application/json',
+            origin: PAGE_ORIGIN,
+            ...owned(path),
+            ...headers,
+          },
           body: JSON.stringify(body),
         }),
       ),
-    get: async (path) => json(await fetch(url + path)),
+    get: async (path) => json(await fetch(url + path, { headers: owned(path) })),
     attempts: async (order) => {
       const list = (await (
         await fetch(`${sandbox.url}/_sandbox/transactions?limit=500`)
@@ -107,6 +120,9 @@ export async function startSandboxApp(
     },
   };
 }
+
+/** Client secrets handed out, by reference: one browser's memory, whichever instance answered. */
+const browserSecrets = new Map<string, string>();
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 

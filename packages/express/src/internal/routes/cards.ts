@@ -48,13 +48,14 @@ export function cardRoutes(ctx: Context): Router {
     asyncRoute(async (req, res) => {
       const shopperId = await requireShopper(ctx, req);
       const token = String(req.params.token);
-      if (!(await removeCard(ctx, shopperId, token))) {
-        throw new CheckoutError(404, 'not_found', 'This saved card was not found.');
-      }
-      try {
-        await (await ctx.gateway()).cards.unregister(token);
-      } catch (error) {
-        ctx.logger.warn('card removed here but the vault did not confirm', { error });
+      const { removed, unregister } = await removeCard(ctx, shopperId, token);
+      if (!removed) throw new CheckoutError(404, 'not_found', 'This saved card was not found.');
+      if (unregister) {
+        try {
+          await (await ctx.gateway()).cards.unregister(token);
+        } catch (error) {
+          ctx.logger.warn('card removed here but the vault did not confirm', { error });
+        }
       }
       sendJson(res, 200, { success: true });
     }),

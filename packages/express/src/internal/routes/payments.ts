@@ -2,26 +2,40 @@ import express, { type Request, type Response, type Router } from 'express';
 import { CheckoutError } from '../../errors.js';
 import type { CardInput, PaymentOutcome } from '../../gateway.js';
 import type { CheckoutOrder } from '../../options.js';
-import { httpStatusOf, type PaymentState } from '../../payment-state.js';
-import {
-  attemptReference,
-  closeAttempt,
-  newSession,
-  openAttempt,
-  openAttempts,
-  paidReference,
-  reconcileAttempt,
-  setOpenAttempts,
-  withOrderLock,
-  type OpenAttempt,
-} from '../attempts.js';
+import { httpStatusOf, type OwnedPaymentState, type PaymentState } from '../../payment-state.js';
 import type { Context } from '../context.js';
 import { classifyGatewayError } from '../gateway-errors.js';
-import { asyncRoute, enforceLimit, originGuard, scratch, sendJson } from '../guards.js';
+import {
+  asyncRoute,
+  clientIpOf,
+  enforceLimit,
+  originGuard,
+  ownedReference,
+  scratch,
+  sendJson,
+  storeUnavailable,
+} from '../guards.js';
+import {
+  attemptReference,
+  nextAttempt,
+  paidAttempt,
+  parseAttemptReference,
+  refreshAttempts,
+  statusOfRecord,
+  withOrder,
+  type Ledger,
+  type LedgerAttempt,
+} from '../ledger.js';
 import { maskPan } from '../mask.js';
-import { pendingState, stateFromFailure, stateFromOutcome } from '../outcomes.js';
-import { bindSession, isFinal, loadPayment, savePayment, type PaymentRecord } from '../records.js';
-import { lookupState, settle } from '../settle.js';
+import {
+  alreadyPaidState,
+  pendingState,
+  stateFromFailure,
+  stateFromLookup,
+  stateFromOutcome,
+} from '../outcomes.js';
+import { isFinal, loadPayment, loadPaymentSafely, type PaymentRecord } from '../records.js';
+import { gatewayView, settle } from '../settle.js';
 import { retryPendingConfirm } from '../confirm.js';
 import { CreatePaymentBody, parseBody, parseOrder } from '../schemas.js';
 import { jsonBody } from '../json-body.js';
@@ -35,45 +49,43 @@ const TIMEOUT_STATE: PaymentState = {
   code: 'gateway_timeout',
 };
 
-function send(res: Response, state: PaymentState): void {
+const APPROVED = 'Payment approved.';
+/** A double click waits for the first click's answer instead of failing with 409. */
+const CREATE_LOCK_WAIT_MS = 1_500;
+
+function send(res: Response, state: OwnedPaymentState): void {
   sendJson(res, httpStatusOf(state), state);
 }
 
-/**
- * Earlier attempts of this order with an unknown outcome: their result, if one went through, and
- * the attempts still open. Called under the order lock.
- */
-async function resolveOpenAttempts(
-  ctx: Context,
-  order: CheckoutOrder,
-): Promise<{ earlier?: PaymentState; stillOpen: OpenAttempt[] }> {
-  const open = await openAttempts(ctx, order.reference);
-  if (open.length === 0) return { stillOpen: open };
-  const stillOpen: OpenAttempt[] = [];
-  let found: PaymentState | undefined;
-  for (const attempt of open) {
-    const state = await reconcileAttempt(ctx, attempt);
-    if (state === undefined) stillOpen.push(attempt);
-    else if (state && state.reference) {
-      await settle(ctx, {
-        reference: state.reference,
-        merchantReference: attempt.merchantReference,
-        orderReference: order.reference,
-        amount: order.amount,
-        currency: order.currency,
-        pageOrigin: attempt.pageOrigin,
-        session: attempt.session,
-        state,
-        ...(attempt.shopperId ? { shopperId: attempt.shopperId } : {}),
-      });
-      if (state.status === 'approved' || state.status === 'pending') found ??= state;
+/** The state for the browser that started the payment: with the secret that lets it read it later. */
+export function owned(ctx: Context, state: PaymentState): OwnedPaymentState {
+  return state.reference
+    ? { ...state, clientSecret: ctx.secrets.clientSecret(state.reference) }
+    : state;
+}
+
+/** The answer for an order some attempt already paid: that payment's state, never a new charge. */
+async function paidState(ctx: Context, reference: string): Promise<PaymentState> {
+  const record = await loadPaymentSafely(ctx, reference);
+  if (record?.state.status === 'approved') return record.state;
+  return { success: true, status: 'approved', reference, message: APPROVED };
+}
+
+/** The state a lookup of an attempt means when its own create answer was lost. */
+function stateOfLostAttempt(
+  found: ReturnType<typeof stateFromLookup>,
+  reference: string,
+): PaymentState {
+  // A payment stuck before 3-D Secure lost its challenge data with the answer; it expires uncharged.
+  return (
+    found ?? {
+      success: false,
+      status: 'failed',
+      reference,
+      message: 'The payment could not be completed and was not charged. Please try again.',
+      code: 'gateway_timeout',
     }
-  }
-  await setOpenAttempts(ctx, order.reference, stillOpen);
-  if (found) return { earlier: found, stillOpen };
-  // Charging again while an earlier attempt may have gone through could charge twice.
-  if (stillOpen.length > 0) return { earlier: TIMEOUT_STATE, stillOpen };
-  return { stillOpen };
+  );
 }
 
 async function createCardPayment(ctx: Context, req: Request): Promise<PaymentState> {
@@ -82,7 +94,7 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
   const pageOrigin = scratch(req).pageOrigin!;
   const body = parseBody(CreatePaymentBody, req.body);
   const shopperId = await shopperOf(ctx, req);
-  const clientIp = req.ip ?? req.socket.remoteAddress ?? '';
+  const clientIp = clientIpOf(req);
   if (ctx.rateLimit) {
     await enforceLimit(ctx, `ip:${clientIp}`, ctx.rateLimit.perIp, ctx.rateLimit.windowMs);
     if (shopperId)
@@ -94,105 +106,169 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
       );
   }
   const order = parseOrder(await ctx.options.resolveOrder(req));
-  if ('token' in body.card) await findSavedCard(ctx, shopperId, body.card.token);
-
-  return withOrderLock(ctx, order.reference, async () => {
-    const paid = await paidReference(ctx, order.reference);
-    const paidRecord = paid ? await loadPayment(ctx, paid) : undefined;
-    if (paidRecord) return paidRecord.state;
-    const { earlier, stillOpen } = await resolveOpenAttempts(ctx, order);
-    if (earlier) return earlier;
-
-    const gateway = await ctx.gateway();
-    const merchantReference = attemptReference(order.reference);
-    const session = newSession();
-    const pendingCard =
-      'token' in body.card || !body.saveCard
-        ? undefined
-        : await registerCard(ctx, req, shopperId, body.card as CardInput);
-    const request = {
-      creditCard: body.card,
-      transaction: { reference: merchantReference, currency: order.currency, amount: order.amount },
-      autoExecute: ctx.options.autoExecute ?? true,
-      supports3dsV2: true,
-      callbackUrl: `${ctx.publicUrl}/3ds/${session}/callback`,
-      clientIp,
-      screenWidth: String(body.screenWidth),
-      screenHeight: String(body.screenHeight),
-      ...(order.subscription ? { subscription: order.subscription } : {}),
-      ...(order.affiliateMerchantId ? { affiliateMerchantId: order.affiliateMerchantId } : {}),
-    };
-    const attempt: OpenAttempt = {
-      merchantReference,
-      pageOrigin,
-      session,
-      ...(shopperId ? { shopperId } : {}),
-      openedAt: Date.now(),
-    };
-    // Recorded before the call, so a crash or timeout leaves something to reconcile.
-    await openAttempt(ctx, order.reference, attempt, stillOpen);
-    const base = {
-      merchantReference,
-      orderReference: order.reference,
-      amount: order.amount,
-      currency: order.currency,
-      pageOrigin,
-      session,
-      ...(shopperId ? { shopperId } : {}),
-      ...(pendingCard ? { pendingCard } : {}),
-    };
-    let outcome: PaymentOutcome;
+  if ('token' in body.card) {
     try {
-      outcome = await gateway.payments.create(request, { forwardedFor: clientIp });
+      await findSavedCard(ctx, shopperId, body.card.token);
     } catch (error) {
-      const failure = classifyGatewayError(error);
-      if (failure.kind === 'outcome_unknown') {
-        ctx.logger.warn('payment create got no answer; reconciling', { merchantReference });
-        const state = await reconcileAttempt(ctx, attempt);
-        if (state === undefined) return TIMEOUT_STATE;
-        await closeAttempt(ctx, order.reference, merchantReference, stillOpen);
-        if (state === null)
-          return {
-            ...TIMEOUT_STATE,
-            message:
-              'The payment service did not answer in time and your card was not charged. Please try again.',
-          };
-        await settle(ctx, { ...base, reference: state.reference!, state });
-        return state;
-      }
-      await closeAttempt(ctx, order.reference, merchantReference, stillOpen);
-      if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
-        const reference = (error as { reference?: unknown }).reference;
-        const state = stateFromFailure(
-          failure,
-          typeof reference === 'string' ? reference : undefined,
-        );
-        if (state.reference) await settle(ctx, { ...base, reference: state.reference, state });
-        else await settleSavedCard(ctx, { ...base, reference: merchantReference, state });
-        ctx.logger.info('card payment declined', {
-          merchantReference,
-          card: 'number' in body.card ? maskPan(body.card.number) : 'token',
-        });
-        return state;
-      }
-      throw error;
+      throw storeUnavailable(ctx, error);
     }
-    await closeAttempt(ctx, order.reference, merchantReference, stillOpen);
-    const { state, threeDS } = stateFromOutcome(ctx, outcome, session);
-    const record: PaymentRecord = {
-      ...base,
-      reference: outcome.reference,
-      state,
-      ...(threeDS ? { threeDS } : {}),
+  }
+
+  return withOrder(
+    ctx,
+    order.reference,
+    async ({ ledger }) => {
+      const paid = paidAttempt(ledger);
+      if (paid) return paidState(ctx, paid[1].reference!);
+      if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') return TIMEOUT_STATE;
+      const paidNow = paidAttempt(ledger);
+      if (paidNow) return paidState(ctx, paidNow[1].reference!);
+      return sendCreate(ctx, req, order, ledger, { body, shopperId, clientIp, pageOrigin });
+    },
+    { waitMs: CREATE_LOCK_WAIT_MS },
+  );
+}
+
+interface CreateInput {
+  body: ReturnType<typeof parseBody<typeof CreatePaymentBody>>;
+  shopperId: string | undefined;
+  clientIp: string;
+  pageOrigin: string;
+}
+
+/** The one create call of an attempt, under the order's lock; the ledger learns its outcome. */
+async function sendCreate(
+  ctx: Context,
+  req: Request,
+  order: CheckoutOrder,
+  ledger: Ledger,
+  { body, shopperId, clientIp, pageOrigin }: CreateInput,
+): Promise<PaymentState> {
+  const gateway = await ctx.gateway();
+  const n = nextAttempt(ledger);
+  const merchantReference = attemptReference(order.reference, n);
+  const pendingCard =
+    'token' in body.card || !body.saveCard
+      ? undefined
+      : await registerCard(ctx, req, shopperId, body.card as CardInput);
+  const request = {
+    creditCard: body.card,
+    transaction: { reference: merchantReference, currency: order.currency, amount: order.amount },
+    autoExecute: ctx.options.autoExecute ?? true,
+    supports3dsV2: true,
+    callbackUrl: `${ctx.publicUrl}/3ds/${ctx.secrets.sessionToken(merchantReference)}/callback`,
+    ...(clientIp ? { clientIp } : {}),
+    screenWidth: String(body.screenWidth),
+    screenHeight: String(body.screenHeight),
+    ...(order.subscription ? { subscription: order.subscription } : {}),
+    ...(order.affiliateMerchantId ? { affiliateMerchantId: order.affiliateMerchantId } : {}),
+  };
+  const attempt: LedgerAttempt = { method: 'card', status: 'unknown', openedAt: Date.now() };
+  // Written back with the lock's release: a crash mid-call leaves the number unused, and reusing
+  // it makes the gateway refuse the second create as a duplicate rather than charge again.
+  ledger.attempts[n] = attempt;
+  const base = {
+    merchantReference,
+    orderReference: order.reference,
+    amount: order.amount,
+    currency: order.currency,
+    pageOrigin,
+    method: 'card' as const,
+    ...(shopperId ? { shopperId } : {}),
+    ...(pendingCard ? { pendingCard } : {}),
+  };
+  let outcome: PaymentOutcome;
+  try {
+    outcome = await gateway.payments.create(request, clientIp ? { forwardedFor: clientIp } : {});
+  } catch (error) {
+    const failure = classifyGatewayError(error);
+    if (failure.kind === 'outcome_unknown' || failure.kind === 'duplicate') {
+      ctx.logger.warn(
+        failure.kind === 'duplicate'
+          ? 'payment create refused as a duplicate; reading the earlier attempt'
+          : 'payment create got no answer; reconciling',
+        { merchantReference },
+      );
+      return settleLostCreate(ctx, base, ledger, n);
+    }
+    if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
+      const reference = (error as { reference?: unknown }).reference;
+      const state = stateFromFailure(
+        failure,
+        typeof reference === 'string' ? reference : undefined,
+      );
+      attempt.status = 'failed';
+      if (state.reference) {
+        attempt.reference = state.reference;
+        await settle(ctx, { ...base, reference: state.reference, state });
+      } else await settleSavedCard(ctx, { ...base, reference: merchantReference, state });
+      ctx.logger.info('card payment declined', {
+        merchantReference,
+        card: 'number' in body.card ? maskPan(body.card.number) : 'token',
+      });
+      return state;
+    }
+    // Refused before processing (bad request, signature): nothing was created, the number is free.
+    delete ledger.attempts[n];
+    if (pendingCard)
+      await settleSavedCard(ctx, { ...base, reference: merchantReference, state: TIMEOUT_STATE });
+    if (failure.kind === 'rejected')
+      throw new CheckoutError(
+        400,
+        'invalid_request',
+        `The payment was not accepted: ${failure.message}`,
+      );
+    throw error;
+  }
+  const { state, threeDS } = stateFromOutcome(ctx, outcome, merchantReference);
+  attempt.reference = outcome.reference;
+  attempt.status = state.status === 'approved' ? 'paid' : 'open';
+  const record: PaymentRecord = {
+    ...base,
+    reference: outcome.reference,
+    state,
+    ...(threeDS ? { threeDS } : {}),
+  };
+  await settle(ctx, record);
+  return state;
+}
+
+/** A create whose answer was lost (or refused as a duplicate): the gateway's lookup says what happened. */
+async function settleLostCreate(
+  ctx: Context,
+  base: Omit<PaymentRecord, 'reference' | 'state'>,
+  ledger: Ledger,
+  n: number,
+): Promise<PaymentState> {
+  const attempt = ledger.attempts[n]!;
+  let result;
+  try {
+    result = await (await ctx.gateway()).reconcile(base.merchantReference);
+  } catch (error) {
+    if (classifyGatewayError(error).kind === 'not_gateway') throw error;
+    ctx.logger.warn('reconcile failed; outcome still unknown', {
+      merchantReference: base.merchantReference,
+      error,
+    });
+    return TIMEOUT_STATE;
+  }
+  if (!result.found) {
+    if (Date.now() - attempt.openedAt < ctx.reconcileGraceMs) return TIMEOUT_STATE; // asked again next try
+    // The gateway says it never got it (and the merchant set no grace): the number is used again,
+    // so a late arrival of this create is refused as a duplicate.
+    delete ledger.attempts[n];
+    return {
+      ...TIMEOUT_STATE,
+      message:
+        'The payment service did not answer in time and your card was not charged. Please try again.',
     };
-    if (threeDS) {
-      await savePayment(ctx, record);
-      await bindSession(ctx, session, outcome.reference);
-    } else {
-      await settle(ctx, record);
-    }
-    return state;
-  });
+  }
+  const reference = result.record.reference;
+  attempt.reference = reference;
+  attempt.status = statusOfRecord(result.record);
+  const state = stateOfLostAttempt(stateFromLookup(result.record), reference);
+  await settle(ctx, { ...base, reference, state });
+  return state;
 }
 
 const STEP2_LOST_STATE = (reference: string): PaymentState => ({
@@ -205,75 +281,132 @@ const STEP2_LOST_STATE = (reference: string): PaymentState => ({
 });
 
 async function confirmStep2(ctx: Context, req: Request): Promise<PaymentState> {
-  const reference = String(req.params.reference);
-  const record = await loadPayment(ctx, reference);
-  if (!record) throw new CheckoutError(404, 'not_found', 'This payment was not found.');
-  if (record.pageOrigin !== scratch(req).pageOrigin) {
+  const reference = ownedReference(ctx, req);
+  let record: PaymentRecord | undefined;
+  try {
+    record = await loadPayment(ctx, reference);
+  } catch (error) {
+    throw storeUnavailable(ctx, error);
+  }
+  const attemptOf = record && parseAttemptReference(record.merchantReference);
+  if (!record || !attemptOf) {
+    const view = await gatewayView(ctx, reference);
+    if (view.kind === 'final') return view.state;
+    throw new CheckoutError(
+      503,
+      'store_unavailable',
+      'We could not continue the payment right now. Please try again in a moment.',
+      { 'Retry-After': '5' },
+    );
+  }
+  if (record.pageOrigin && record.pageOrigin !== scratch(req).pageOrigin) {
     throw new CheckoutError(403, 'forbidden_origin', 'This payment was started on another page.');
   }
-  const threeDS = record.threeDS;
-  if (record.state.status !== 'authenticating' || threeDS?.version !== 2 || !threeDS.txId)
+  if (
+    record.state.status !== 'authenticating' ||
+    record.threeDS?.version !== 2 ||
+    !record.threeDS.txId
+  )
     return record.state;
-  if (!(await ctx.store.setIfAbsent(`step2:${reference}`, '1', ctx.recordTtlMs))) {
-    const current = await loadPayment(ctx, reference);
-    if (current && current.state.status === 'authenticating' && current.threeDS?.txId) {
-      throw new CheckoutError(409, 'conflict', 'This payment is already being confirmed.');
-    }
-    return (current ?? record).state;
-  }
+  return withOrder(
+    ctx,
+    attemptOf.order,
+    async ({ ledger }) => {
+      // Re-read under the lock: another call may have moved it on.
+      const current = (await loadPaymentSafely(ctx, reference)) ?? record!;
+      const threeDS = current.threeDS;
+      if (current.state.status !== 'authenticating' || threeDS?.version !== 2 || !threeDS.txId)
+        return current.state;
+      const attempt = (ledger.attempts[attemptOf.n] ??= {
+        method: 'card',
+        status: 'open',
+        reference,
+        openedAt: 0,
+      });
+      await refreshAttempts(ctx, attemptOf.order, ledger, attemptOf.n);
+      if (paidAttempt(ledger)) {
+        attempt.status = 'failed';
+        const state = alreadyPaidState(reference);
+        await settle(ctx, { ...current, state });
+        return state;
+      }
+      return sendStep2(ctx, current, attempt, threeDS as Required<typeof threeDS>);
+    },
+    { waitMs: 10_000 },
+  );
+}
+
+async function sendStep2(
+  ctx: Context,
+  record: PaymentRecord,
+  attempt: LedgerAttempt,
+  threeDS: NonNullable<PaymentRecord['threeDS']>,
+): Promise<PaymentState> {
+  const { reference } = record;
   const gateway = await ctx.gateway();
   try {
     const outcome = await gateway.payments.confirmStep2(reference, {
-      txId: threeDS.txId,
+      txId: threeDS.txId!,
       transactionId: threeDS.transactionId,
     });
-    const next = stateFromOutcome(ctx, outcome, record.session);
-    const updated: PaymentRecord = {
+    const next = stateFromOutcome(ctx, outcome, record.merchantReference);
+    attempt.status = next.state.status === 'approved' ? 'paid' : 'open';
+    await settle(ctx, {
       ...record,
       state: next.state,
       ...(next.threeDS ? { threeDS: next.threeDS } : {}),
-    };
-    if (next.threeDS) await savePayment(ctx, updated);
-    else await settle(ctx, updated);
+    });
     return next.state;
   } catch (error) {
     const failure = classifyGatewayError(error);
-    if (failure.kind === 'declined' && threeDS.step2Unknown) {
+    if ((failure.kind === 'declined' || failure.kind === 'rejected') && threeDS.step2Unknown) {
       // The lost answer moved the gateway past Step 2; its challenge data is gone, and nothing was charged.
-      await settle(ctx, { ...record, state: STEP2_LOST_STATE(reference) });
-      return STEP2_LOST_STATE(reference);
+      const view = await gatewayView(ctx, reference);
+      const state = view.kind === 'final' ? view.state : STEP2_LOST_STATE(reference);
+      attempt.status =
+        state.status === 'approved' ? 'paid' : view.kind === 'waiting' ? 'open' : 'failed';
+      await settle(ctx, { ...record, state });
+      return state;
     }
     if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
       const state = stateFromFailure(failure, reference);
+      attempt.status = 'failed';
       await settle(ctx, { ...record, state });
       return state;
     }
     if (failure.kind === 'outcome_unknown') {
-      const looked = await lookupState(ctx, reference);
-      if (looked) {
-        await settle(ctx, { ...record, state: looked });
-        return looked;
+      const view = await gatewayView(ctx, reference);
+      if (view.kind === 'final') {
+        attempt.status = view.state.status === 'approved' ? 'paid' : 'failed';
+        await settle(ctx, { ...record, state: view.state });
+        return view.state;
       }
-      await savePayment(ctx, { ...record, threeDS: { ...threeDS, step2Unknown: true } });
+      await settle(ctx, { ...record, threeDS: { ...threeDS, step2Unknown: true } });
     }
-    // Nothing settled: let the component try Step 2 again.
-    await ctx.store.delete(`step2:${reference}`);
+    // Nothing settled: the component may try Step 2 again.
     throw error;
   }
 }
 
 async function paymentStatus(ctx: Context, req: Request): Promise<PaymentState> {
-  const reference = String(req.params.reference);
-  const found = await loadPayment(ctx, reference);
-  if (!found) throw new CheckoutError(404, 'not_found', 'This payment was not found.');
-  const record = await retryPendingConfirm(ctx, found);
-  if (isFinal(record.state)) return record.state;
-  const looked = await lookupState(ctx, reference, record.method);
-  if (looked && (looked.status !== record.state.status || looked.status === 'pending')) {
-    if (looked.status !== record.state.status) await settle(ctx, { ...record, state: looked });
-    return looked;
+  const reference = ownedReference(ctx, req);
+  let record = await loadPaymentSafely(ctx, reference);
+  const attemptOf = record && parseAttemptReference(record.merchantReference);
+  if (record && attemptOf) record = await retryPendingConfirm(ctx, record, attemptOf);
+  if (record && isFinal(record.state)) return record.state;
+  const view = await gatewayView(ctx, reference, record?.method);
+  if (view.kind === 'final') {
+    if (record && view.state.status !== record.state.status)
+      await settle(ctx, { ...record, state: view.state });
+    return view.state;
   }
-  return record.state.status === 'pending' ? pendingState(reference) : record.state;
+  if (record) return record.state.status === 'pending' ? pendingState(reference) : record.state;
+  throw new CheckoutError(
+    503,
+    'temporarily_unavailable',
+    'We are still checking this payment. Please wait a moment.',
+    { 'Retry-After': '2' },
+  );
 }
 
 export function paymentRoutes(ctx: Context): Router {
@@ -298,7 +431,7 @@ export function paymentRoutes(ctx: Context): Router {
     '/payments',
     guard,
     json,
-    asyncRoute(async (req, res) => send(res, await createCardPayment(ctx, req))),
+    asyncRoute(async (req, res) => send(res, owned(ctx, await createCardPayment(ctx, req)))),
   );
   router.post(
     '/payments/:reference/3dsv2/confirm',

@@ -1,20 +1,15 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Context } from '../context.js';
-import { asyncRoute } from '../guards.js';
-import { completionPage, methodPageCsp } from '../html.js';
-import { loadPayment, paymentForSession, type PaymentRecord } from '../records.js';
-import { confirmWithProof } from '../confirm.js';
+import { completionPage, methodPageCsp, type CompletionKind } from '../html.js';
+import { orderKeys } from '../keys.js';
+import { parseAttemptReference, type Ledger } from '../ledger.js';
+import { loadPayment } from '../records.js';
+import { confirmProof, type ProofResult } from '../confirm.js';
 
-const SESSION = /^[A-Za-z0-9_-]{20,64}$/;
-const SETTLE_WAIT_MS = 5_000;
-
-function sendPage(
-  res: Response,
-  status: number,
-  reference: string | undefined,
-  pageOrigin: string | undefined,
-): void {
-  const { html, csp } = completionPage(reference, pageOrigin);
+function sendPage(res: Response, status: number, kind: CompletionKind, result?: ProofResult): void {
+  const reference = result && 'reference' in result ? result.reference : undefined;
+  const pageOrigin = result && 'pageOrigin' in result ? result.pageOrigin : undefined;
+  const { html, csp } = completionPage(kind, reference, pageOrigin);
   res
     .status(status)
     .set({
@@ -26,9 +21,10 @@ function sendPage(
     .send(html);
 }
 
-async function sessionRecord(ctx: Context, req: Request): Promise<PaymentRecord | undefined> {
-  const session = String(req.params.session);
-  return SESSION.test(session) ? paymentForSession(ctx, session) : undefined;
+/** The attempt a `:session` token names, or `undefined` when the token is not ours. */
+function attemptOf(ctx: Context, req: Request) {
+  const merchantReference = ctx.secrets.merchantReferenceOf(String(req.params.session));
+  return merchantReference ? parseAttemptReference(merchantReference) : undefined;
 }
 
 const field = (body: unknown, name: string): string | undefined => {
@@ -38,72 +34,78 @@ const field = (body: unknown, name: string): string | undefined => {
     : undefined;
 };
 
-/** A duplicate post waits briefly for the first one, so the page's "done" finds a settled status. */
-async function settledBy(ctx: Context, reference: string): Promise<void> {
-  const deadline = Date.now() + SETTLE_WAIT_MS;
-  while (Date.now() < deadline) {
-    const current = await loadPayment(ctx, reference);
-    if (!current || current.state.status !== 'authenticating') return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** The 3-D Secure pages: the method page, the v2 callbackUrl and the v1 TermUrl. */
+/**
+ * The 3-D Secure pages: the method page, the v2 callbackUrl and the v1 TermUrl. They are shown
+ * inside the bank's frame, so every answer is a readable HTML page, never JSON, whatever failed.
+ */
 export function threeDSRoutes(ctx: Context): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 20 });
 
-  router.get(
-    '/3ds/:session/method',
-    asyncRoute(async (req, res) => {
-      const record = await sessionRecord(ctx, req);
+  router.get('/3ds/:session/method', (req, res) => {
+    const attempt = attemptOf(ctx, req);
+    if (!attempt) return sendPage(res, 404, 'unknown');
+    void (async () => {
+      const raw = await ctx.store.get(orderKeys(attempt.order).ledger);
+      const reference = raw
+        ? (JSON.parse(raw) as Ledger).attempts[attempt.n]?.reference
+        : undefined;
+      const record = reference ? await loadPayment(ctx, reference) : undefined;
       const content = record?.threeDS?.tdsMethodContent;
-      if (!record || !content) {
-        sendPage(res, 404, undefined, undefined);
-        return;
-      }
+      if (!record || !content) return sendPage(res, 404, 'unknown');
       res
         .status(200)
         .set({
           'Content-Type': 'text/html; charset=utf-8',
-          'Content-Security-Policy': methodPageCsp(content, record.pageOrigin),
+          'Content-Security-Policy': methodPageCsp(content, record.pageOrigin ?? "'self'"),
           'Cache-Control': 'no-store',
           'Referrer-Policy': 'no-referrer',
         })
         .send(Buffer.from(content, 'utf8'));
-    }),
-  );
+    })().catch((error: unknown) => {
+      // The method step is best effort: the component confirms Step 2 after its timer anyway.
+      ctx.logger.warn('3-D Secure method page unavailable', { error });
+      if (!res.headersSent) sendPage(res, 503, 'unavailable');
+    });
+  });
 
-  const completion = (version: 1 | 2) =>
-    asyncRoute(async (req, res) => {
-      const record = await sessionRecord(ctx, req);
-      if (!record) {
-        sendPage(res, 404, undefined, undefined);
-        return;
-      }
-      const threeDS = record.threeDS;
-      const proof = version === 2 ? field(req.body, 'cres') : field(req.body, 'PaRes');
-      const binding = version === 2 ? field(req.body, 'threeDSSessionData') : field(req.body, 'MD');
-      const expected = version === 2 ? threeDS?.sessionData : threeDS?.transactionId;
-      // A post for another payment (or without its proof) confirms nothing; the unguessable session already binds it.
-      if (
-        !proof ||
-        threeDS?.version !== version ||
-        (expected && binding !== undefined && binding !== expected)
-      ) {
-        ctx.logger.warn('3-D Secure post rejected', { reference: record.reference, version });
-        sendPage(res, 400, undefined, undefined);
-        return;
-      }
-      if (await ctx.store.setIfAbsent(`confirm:${record.session}`, '1', ctx.recordTtlMs)) {
-        await confirmWithProof(ctx, record, version, proof);
-      } else {
-        await settledBy(ctx, record.reference);
-      }
-      sendPage(res, 200, record.reference, record.pageOrigin);
+  const completion = (version: 1 | 2) => (req: Request, res: Response) => {
+    const attempt = attemptOf(ctx, req);
+    if (!attempt) return sendPage(res, 404, 'unknown');
+    const proof = version === 2 ? field(req.body, 'cres') : field(req.body, 'PaRes');
+    const binding = version === 2 ? field(req.body, 'threeDSSessionData') : field(req.body, 'MD');
+    if (!proof) {
+      ctx.logger.warn('3-D Secure post without a proof', { version });
+      return sendPage(res, 400, 'rejected');
+    }
+    void confirmProof(ctx, {
+      ...attempt,
+      version,
+      proof,
+      ...(binding !== undefined ? { binding } : {}),
+    })
+      .then((result) => {
+        if (result.kind === 'rejected') sendPage(res, 400, 'rejected', result);
+        else if (result.kind === 'waiting') sendPage(res, 202, 'checking', result);
+        else sendPage(res, 200, 'done', result);
+      })
+      .catch((error: unknown) => {
+        ctx.logger.error('3-D Secure completion failed; the shopper sees the result by polling', {
+          error,
+        });
+        if (!res.headersSent) sendPage(res, 503, 'unavailable');
+      });
+  };
+
+  // A form body the parser refuses is answered as a page too.
+  const formOrPage: express.RequestHandler = (req, res, next) =>
+    form(req, res, (error?: unknown) => {
+      if (!error) return next();
+      const status = (error as { status?: unknown }).status;
+      sendPage(res, status === 413 ? 413 : 400, 'rejected');
     });
 
-  router.post('/3ds/:session/callback', form, completion(2));
-  router.post('/3ds/:session/term', form, completion(1));
+  router.post('/3ds/:session/callback', formOrPage, completion(2));
+  router.post('/3ds/:session/term', formOrPage, completion(1));
   return router;
 }

@@ -4,11 +4,15 @@ import {
   verifyPayoutWebhook,
   WebhookVerificationError,
 } from '@pg-checkout/node';
+import type { PaymentNotification, PayoutWebhook } from '@pg-checkout/protocol';
+import type { LookupRecord } from '../../gateway.js';
 import type { WebhookEvent } from '../../options.js';
 import type { Context } from '../context.js';
+import { classifyGatewayError } from '../gateway-errors.js';
 import { asyncRoute, sendJson } from '../guards.js';
-import { isFinal, loadPayment } from '../records.js';
-import { lookupState, settle } from '../settle.js';
+import { stateFromLookup } from '../outcomes.js';
+import { isFinal, loadPaymentSafely, type PaymentRecord } from '../records.js';
+import { settle } from '../settle.js';
 
 const DONE_TTL_MS = 4 * 24 * 60 * 60_000; // the gateway retries for up to three days
 const LOCK_TTL_MS = 60_000;
@@ -18,17 +22,41 @@ function refuse(res: Response, status: number, code: string, message: string): v
 }
 
 /**
- * Moves our own record of a payment along when the gateway notifies it. The hash covers only the
- * reference, so the state comes from a gateway lookup, never from the payload's status.
+ * The gateway's own record of a notified payment: the hash covers only the reference, so amount
+ * and status come from here. `undefined` when the gateway does not know the reference; throws
+ * when it cannot be asked (the delivery is then answered 503 and retried).
  */
-async function applyToRecord(ctx: Context, reference: string): Promise<void> {
-  const record = await loadPayment(ctx, reference);
-  if (!record || isFinal(record.state)) return;
-  const state = await lookupState(ctx, reference, record.method);
-  if (state && state.status !== record.state.status) await settle(ctx, { ...record, state });
+async function lookupNotified(
+  ctx: Context,
+  reference: string,
+  method: PaymentRecord['method'],
+): Promise<LookupRecord | undefined> {
+  const { lookups } = await ctx.gateway();
+  const order =
+    method === 'redirect'
+      ? [lookups.redirect, lookups.payment]
+      : [lookups.payment, lookups.redirect];
+  for (const lookup of order) {
+    try {
+      return await lookup.call(lookups, reference);
+    } catch (error) {
+      const kind = classifyGatewayError(error).kind;
+      if (
+        kind === 'outcome_unknown' ||
+        kind === 'unavailable' ||
+        kind === 'misconfigured' ||
+        kind === 'not_gateway'
+      )
+        throw error;
+    }
+  }
+  return undefined;
 }
 
-function verify(type: WebhookEvent['type'], body: Buffer, secret: string): WebhookEvent {
+type Verified =
+  { type: 'payment'; payload: PaymentNotification } | { type: 'payout'; payload: PayoutWebhook };
+
+function verify(type: WebhookEvent['type'], body: Buffer, secret: string): Verified {
   return type === 'payment'
     ? { type, payload: verifyPaymentNotification(body, secret) }
     : { type, payload: verifyPayoutWebhook(body, secret) };
@@ -46,9 +74,9 @@ export function webhookRoutes(ctx: Context): Router {
         refuse(res, 503, 'webhook_not_configured', 'Webhooks are not configured.');
         return;
       }
-      let event: WebhookEvent;
+      let verified: Verified;
       try {
-        event = verify(
+        verified = verify(
           type,
           Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
           ctx.webhookSecret,
@@ -59,9 +87,34 @@ export function webhookRoutes(ctx: Context): Router {
         refuse(res, error.statusCode, 'webhook_invalid', error.message);
         return;
       }
+      let event: WebhookEvent;
+      let ours: PaymentRecord | undefined;
+      if (verified.type === 'payment') {
+        const reference = verified.payload.paymentReference;
+        ours = await loadPaymentSafely(ctx, reference);
+        let record: LookupRecord | undefined;
+        try {
+          record = await lookupNotified(ctx, reference, ours?.method);
+        } catch (error) {
+          ctx.logger.warn('webhook not handled: the gateway could not be asked', { error });
+          refuse(res, 503, 'gateway_unavailable', 'The payment could not be checked; retry later.');
+          return;
+        }
+        if (!record) {
+          ctx.logger.warn(
+            'webhook for a payment the gateway does not know; acknowledged, ignored',
+            {
+              reference,
+            },
+          );
+          sendJson(res, 200, { success: true, ignored: true });
+          return;
+        }
+        event = { type: 'payment', payload: verified.payload, record };
+      } else event = verified;
       const id =
         event.type === 'payment'
-          ? `pay:${event.payload.paymentReference}:${event.payload.status}:${String(event.payload.amount)}`
+          ? `pay:${event.record.reference}:${event.record.status}:${String(event.record.amount)}`
           : `payout:${String(event.payload.payoutId)}`;
       if (await ctx.store.get(`wh:done:${id}`)) {
         sendJson(res, 200, { success: true, duplicate: true });
@@ -73,7 +126,10 @@ export function webhookRoutes(ctx: Context): Router {
         return;
       }
       try {
-        if (event.type === 'payment') await applyToRecord(ctx, event.payload.paymentReference);
+        if (event.type === 'payment' && ours && !isFinal(ours.state)) {
+          const state = stateFromLookup(event.record);
+          if (state && state.status !== ours.state.status) await settle(ctx, { ...ours, state });
+        }
         await ctx.options.onWebhook?.(event);
         // Claimed only after the handler succeeded, so a failure leaves the retry its chance.
         await ctx.store.set(`wh:done:${id}`, '1', DONE_TTL_MS);

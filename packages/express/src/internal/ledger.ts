@@ -1,0 +1,264 @@
+import { CheckoutError } from '../errors.js';
+import type { LookupRecord } from '../gateway.js';
+import type { PaymentMethodName } from '../options.js';
+import type { Context } from './context.js';
+import { classifyGatewayError } from './gateway-errors.js';
+import { storeUnavailable } from './guards.js';
+import { orderKeys } from './keys.js';
+
+/**
+ * What the middleware remembers of one order's attempts. A cache of the gateway: when it is
+ * missing, {@link rebuildLedger} reads the same facts back with lookups by merchant reference.
+ */
+export interface Ledger {
+  /** By attempt number. */
+  attempts: Record<string, LedgerAttempt>;
+}
+
+export interface LedgerAttempt {
+  /** How it was started; `undefined` when read back from the gateway. */
+  method?: PaymentMethodName;
+  /**
+   * `unknown`: its create got no answer; `open`: created, not final (3-D Secure, a payment page);
+   * `failed`: final and not charged; `paid`: charged.
+   */
+  status: 'unknown' | 'open' | 'failed' | 'paid';
+  /** The gateway's reference, once known. */
+  reference?: string;
+  /** When its create was sent (ms since the epoch); 0 when read back from the gateway. */
+  openedAt: number;
+}
+
+/** The most attempts one order may have; a shop that needs more has a bug or an attacker. */
+export const MAX_ATTEMPTS = 50;
+const LOCK_TTL_MS = 2 * 60_000;
+const LOCK_POLL_MS = 50;
+
+/** Attempt `n` of order `order` uses the merchant reference `order-n` for every method. */
+export const attemptReference = (order: string, n: number): string => `${order}-${n}`;
+
+/** The order and attempt number of a merchant reference this middleware made, or `undefined`. */
+export function parseAttemptReference(
+  merchantReference: string,
+): { order: string; n: number } | undefined {
+  const match = /^([A-Za-z0-9._:-]{1,80})-(\d{1,3})$/.exec(merchantReference);
+  if (!match) return undefined;
+  const n = Number(match[2]);
+  return n >= 1 && n <= MAX_ATTEMPTS ? { order: match[1]!, n } : undefined;
+}
+
+/** The ledger status a lookup record means. */
+export function statusOfRecord(record: LookupRecord): LedgerAttempt['status'] {
+  switch (record.status) {
+    case 'SETTLED':
+    case 'AUTHORIZED':
+      return 'paid';
+    case 'NEW':
+    case 'THREE_D_SECURE':
+      return 'open';
+    default:
+      return 'failed';
+  }
+}
+
+/**
+ * The number a new attempt uses: the lowest one the ledger does not hold. An attempt whose create
+ * never reached the gateway is dropped from the ledger, so its number is used again and a late
+ * arrival of the first create is refused by the gateway as a duplicate instead of charged twice.
+ */
+export function nextAttempt(ledger: Ledger): number {
+  let n = 1;
+  while (ledger.attempts[n]) n += 1;
+  if (n > MAX_ATTEMPTS)
+    throw new CheckoutError(409, 'conflict', 'This order has had too many payment attempts.');
+  return n;
+}
+
+export const paidAttempt = (ledger: Ledger): [number, LedgerAttempt] | undefined => {
+  for (const [n, attempt] of Object.entries(ledger.attempts))
+    if (attempt.status === 'paid') return [Number(n), attempt];
+  return undefined;
+};
+
+/**
+ * Reads the order's attempts back from the gateway: `order-1`, `order-2`, ... until one is not
+ * found. Throws when the gateway cannot be asked (nothing may be sent without knowing).
+ */
+export async function rebuildLedger(ctx: Context, order: string): Promise<Ledger> {
+  const gateway = await ctx.gateway();
+  const attempts: Ledger['attempts'] = {};
+  for (let n = 1; n <= MAX_ATTEMPTS; n++) {
+    let result;
+    try {
+      result = await gateway.reconcile(attemptReference(order, n));
+    } catch (error) {
+      if (classifyGatewayError(error).kind === 'not_gateway') throw error;
+      ctx.logger.warn('could not read an order back from the gateway', { order, error });
+      throw new CheckoutError(
+        503,
+        'gateway_unavailable',
+        'The payment service is unavailable. Nothing was charged; please try again shortly.',
+        { 'Retry-After': '5' },
+      );
+    }
+    if (!result.found) return { attempts };
+    attempts[n] = {
+      status: statusOfRecord(result.record),
+      reference: result.record.reference,
+      openedAt: 0,
+    };
+  }
+  throw new CheckoutError(409, 'conflict', 'This order has had too many payment attempts.');
+}
+
+export interface OrderSession {
+  ledger: Ledger;
+  /** False when the store could not be reached and the ledger was read from the gateway. */
+  stored: boolean;
+}
+
+/**
+ * Runs `work` holding the order's lock, with its ledger (from the store, or rebuilt from the
+ * gateway), then writes the ledger back and releases the lock in one store call. Every call that
+ * can move money for an order (create, Step 2 confirm, 3-D Secure confirm) runs in here.
+ *
+ * - `waitMs`: how long to wait for a busy lock before answering 409.
+ * - `degraded`: when the store cannot be reached, go on with a ledger rebuilt from the gateway and
+ *   no lock (a bank's post must not be lost to a store outage); otherwise answer 503.
+ *
+ * A failure to write after `work` is logged, never thrown: the answer stands on what the gateway said.
+ */
+export async function withOrder<T>(
+  ctx: Context,
+  order: string,
+  work: (session: OrderSession) => Promise<T>,
+  options: { waitMs?: number; degraded?: boolean } = {},
+): Promise<T> {
+  const keys = orderKeys(order);
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  let raw: string | undefined;
+  let stored = true;
+  for (;;) {
+    let claim;
+    try {
+      claim = await ctx.store.lockAndGet(keys.lock, LOCK_TTL_MS, keys.ledger);
+    } catch (error) {
+      if (!options.degraded) {
+        throw storeUnavailable(ctx, error);
+      }
+      ctx.logger.error('store unavailable; reading the order from the gateway', { error });
+      stored = false;
+      break;
+    }
+    if (claim.locked) {
+      raw = claim.value;
+      break;
+    }
+    if (Date.now() >= deadline)
+      throw new CheckoutError(409, 'conflict', 'A payment for this order is already in progress.');
+    await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+  }
+  let ledger: Ledger;
+  try {
+    ledger = raw ? (JSON.parse(raw) as Ledger) : await rebuildLedger(ctx, order);
+  } catch (error) {
+    if (stored) await release(ctx, keys.lock);
+    throw error;
+  }
+  const before = JSON.stringify(ledger);
+  try {
+    return await work({ ledger, stored });
+  } finally {
+    if (stored) await finish(ctx, order, ledger, before);
+  }
+}
+
+const FINISH_RETRY_MS = [100, 400, 1_500, 5_000, 15_000];
+
+async function finish(ctx: Context, order: string, ledger: Ledger, before: string): Promise<void> {
+  const keys = orderKeys(order);
+  const now = JSON.stringify(ledger);
+  const ops: Parameters<Context['store']['writeAll']>[0] =
+    now === before
+      ? [{ key: keys.lock, delete: true }]
+      : [
+          { key: keys.ledger, value: now, ttlMs: ctx.recordTtlMs },
+          { key: keys.lock, delete: true },
+        ];
+  try {
+    await ctx.store.writeAll(ops);
+  } catch (error) {
+    ctx.logger.error('store write failed after a gateway call; the gateway keeps the truth', {
+      order,
+      error,
+    });
+    // The answer stands; keep trying in the background so the order is not locked until the TTL.
+    retryFinish(ctx, order, ops, 0);
+  }
+}
+
+function retryFinish(
+  ctx: Context,
+  order: string,
+  ops: Parameters<Context['store']['writeAll']>[0],
+  attempt: number,
+): void {
+  const delay = FINISH_RETRY_MS[attempt];
+  if (delay === undefined) return;
+  setTimeout(() => {
+    ctx.store.writeAll(ops).then(
+      () => ctx.logger.info('order released after a store outage', { order }),
+      () => retryFinish(ctx, order, ops, attempt + 1),
+    );
+  }, delay).unref();
+}
+
+async function release(ctx: Context, lock: string): Promise<void> {
+  try {
+    await ctx.store.delete(lock);
+  } catch (error) {
+    ctx.logger.warn('could not release an order lock', { error });
+  }
+}
+
+/**
+ * Asks the gateway about every attempt of the order whose outcome the ledger does not know for
+ * sure (`unknown`, `open`), except `skip`. Returns `'wait'` while an unanswered create may still
+ * be processed (within `reconcileGraceMs`): nothing new may be sent for the order then.
+ */
+export async function refreshAttempts(
+  ctx: Context,
+  order: string,
+  ledger: Ledger,
+  skip?: number,
+): Promise<'ok' | 'wait'> {
+  let wait = false;
+  for (const [key, attempt] of Object.entries(ledger.attempts)) {
+    const n = Number(key);
+    if (n === skip || attempt.status === 'paid' || attempt.status === 'failed') continue;
+    let result;
+    try {
+      result = await (await ctx.gateway()).reconcile(attemptReference(order, n));
+    } catch (error) {
+      if (classifyGatewayError(error).kind === 'not_gateway') throw error;
+      ctx.logger.warn('reconcile failed; outcome still unknown', { order, n, error });
+      if (attempt.status === 'unknown') wait = true;
+      continue;
+    }
+    if (result.found) {
+      attempt.status = statusOfRecord(result.record);
+      attempt.reference = result.record.reference;
+    } else if (attempt.status === 'unknown') {
+      if (Date.now() - attempt.openedAt < ctx.reconcileGraceMs) {
+        ctx.logger.info('payment not found yet; waiting before treating it as never created', {
+          order,
+          n,
+        });
+        wait = true;
+      } else {
+        delete ledger.attempts[key];
+      }
+    }
+  }
+  return wait ? 'wait' : 'ok';
+}

@@ -1,0 +1,60 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Stateless proofs handed to the browser. Both are HMACs under a server-only key, so they verify
+ * with no store read: they survive a store that lost everything and work on every instance.
+ */
+export interface Secrets {
+  /** The secret a browser sends (`X-PG-Client-Secret`) to read or drive the payment `reference`. */
+  clientSecret(reference: string): string;
+  /** True when `given` is the client secret of `reference` (constant time). */
+  ownsPayment(reference: string, given: unknown): boolean;
+  /** The `:session` of an attempt's 3-D Secure URLs: its merchant reference, signed. */
+  sessionToken(merchantReference: string): string;
+  /** The merchant reference a session token was made for, or `undefined` when it is not ours. */
+  merchantReferenceOf(token: string): string | undefined;
+}
+
+const CLIENT_LABEL = 'pg-checkout/client-secret/v1\0';
+const SESSION_LABEL = 'pg-checkout/3ds/v1\0';
+const DERIVE_LABEL = 'pg-checkout/session-key/v1';
+
+function equal(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * `sessionSecret` is used as given; a gateway or webhook secret is never used directly as an HMAC
+ * key for browser-facing values, only through a derivation with its own label.
+ */
+export function createSecrets(source: { sessionSecret?: string; derivedFrom?: string }): Secrets {
+  const key = source.sessionSecret
+    ? Buffer.from(source.sessionSecret, 'utf8')
+    : createHmac('sha256', source.derivedFrom ?? '')
+        .update(DERIVE_LABEL)
+        .digest();
+  const mac = (label: string, value: string) =>
+    createHmac('sha256', key).update(label).update(value).digest('base64url');
+  return {
+    clientSecret: (reference) => mac(CLIENT_LABEL, reference),
+    ownsPayment: (reference, given) =>
+      typeof given === 'string' &&
+      given.length === 43 &&
+      equal(mac(CLIENT_LABEL, reference), given),
+    sessionToken: (merchantReference) =>
+      `${Buffer.from(merchantReference, 'utf8').toString('base64url')}.${mac(SESSION_LABEL, merchantReference)}`,
+    merchantReferenceOf(token) {
+      if (typeof token !== 'string' || token.length > 220) return undefined;
+      const dot = token.indexOf('.');
+      if (dot < 1) return undefined;
+      const encoded = token.slice(0, dot);
+      if (!/^[A-Za-z0-9_-]+$/.test(encoded)) return undefined;
+      const merchantReference = Buffer.from(encoded, 'base64url').toString('utf8');
+      return equal(mac(SESSION_LABEL, merchantReference), token.slice(dot + 1))
+        ? merchantReference
+        : undefined;
+    },
+  };
+}
