@@ -202,7 +202,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   app.get('/api/payment-result', paymentResultRoute(client, log));
 
   const pages = express.Router();
-  pages.use(cspMiddleware(gatewayOrigin));
+  pages.use(cspMiddleware(gatewayOrigin, new URL(origin).origin));
   const built = (name: string) => readFileSync(join(webDist, name), 'utf8');
   const sendBuilt = (name: string) => (req: Request, res: express.Response) => {
     cartFor(req, res);
