@@ -51,6 +51,25 @@ describe('pg-sandbox CLI', () => {
     assert.equal(code, 0);
   });
 
+  it('--failure-status 4xx sets the failure style (see /_sandbox/settings); any other value is refused', async () => {
+    await withCli(['--port', '0', '--failure-status', '4xx'], {}, async (out) => {
+      const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+      assert.ok(url, out);
+      const settings = (await (await fetch(`${url}/_sandbox/settings`)).json()) as {
+        failureStatus: string;
+      };
+      assert.equal(settings.failureStatus, '4xx');
+    });
+    const child = spawn(process.execPath, [BIN, '--failure-status', '500'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 2);
+    assert.match(err, /--failure-status must be 200 or 4xx/);
+  });
+
   it('refuses a bad port with usage', async () => {
     const child = spawn(process.execPath, [BIN, '--port', 'abc'], {
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -157,6 +157,10 @@ describe('the sandbox follows the spec where it once differed', () => {
     } finally {
       await legacy.close();
     }
+    await assert.rejects(
+      startHarness({ failureStatus: '500' as never }),
+      /failureStatus` must be '200' or '4xx'/,
+    );
   });
 
   it('every cents field: "Numbers with ... a fractional part in cents fields (100.00) ... are invalid JSON or wrong types"', async () => {
