@@ -55,6 +55,34 @@ describe('MemoryStore bounds', () => {
     assert.equal(await store.get('one-too-many'), undefined);
   });
 
+  it('lets claims on a payment it holds through when full (confirm, hook marks), not on new ones', async () => {
+    const store = new MemoryStore({ maxEntries: 2, headroom: 2 });
+    await store.set('{p:SB1}:pay', 'record', 60_000);
+    await store.set('x', 'x', 60_000);
+    assert.equal(await store.setIfAbsent('{p:SB1}:confirm', '1', 60_000), true);
+    assert.equal(await store.setIfAbsent('{p:SB1}:confirm', '1', 60_000), false);
+    await assert.rejects(store.setIfAbsent('{p:SB2}:confirm', '1', 60_000), isBusy);
+    await store.writeAll([
+      { key: '{p:SB1}:pay', delete: true },
+      { key: '{p:SB1}:confirm', delete: true },
+    ]);
+    await store.set('y', 'y', 60_000);
+    await assert.rejects(
+      store.setIfAbsent('{p:SB1}:hook:approved', '1', 60_000),
+      isBusy,
+      'once the payment is gone from the store, a claim on it is new work again',
+    );
+  });
+
+  it('with no headroom, a write past maxEntries is a plain store failure, not the 503', async () => {
+    const store = new MemoryStore({ maxEntries: 1, headroom: 0 });
+    await store.set('a', 'a', 60_000);
+    await assert.rejects(
+      store.set('b', 'b', 60_000),
+      (err: Error) => !(err instanceof CheckoutError) && /MemoryStore is full/.test(err.message),
+    );
+  });
+
   it('refuses without looking at every entry: 1,000 refusals of a full 100,000-entry store are quick', async () => {
     const store = new MemoryStore({ maxEntries: 100_000, headroom: 0 });
     for (let i = 0; i < 100_000; i++) await store.set(`k${i}`, 'v', 600_000);
@@ -82,12 +110,15 @@ describe('MemoryStore bounds', () => {
     assert.equal(store.size, 2);
   });
 
-  it('agrees with a plain map model through any mix of writes, deletes and time (fast-check)', async () => {
-    const key = fc.constantFrom('a', 'b', 'c', '{o:1}:x', '{o:1}:y');
+  it('agrees with a plain map model through any mix of writes, deletes, time and a full store (fast-check)', async () => {
+    const KEYS = ['a', 'b', '{o:1}:lock', '{o:1}:ledger', '{p:2}:pay', '{p:2}:confirm'];
+    const tagOf = (k: string) => /^\{([^}]+)\}/.exec(k)?.[1];
+    const key = fc.constantFrom(...KEYS);
     const ttl = fc.integer({ min: 1, max: 50 });
     const op = fc.oneof(
       fc.record({ t: fc.constant('set' as const), key, ttl }),
       fc.record({ t: fc.constant('claim' as const), key, ttl }),
+      fc.record({ t: fc.constant('lock' as const), key, ttl }),
       fc.record({ t: fc.constant('incr' as const), key, ttl }),
       fc.record({ t: fc.constant('del' as const), key }),
       fc.record({
@@ -96,53 +127,110 @@ describe('MemoryStore bounds', () => {
       }),
       fc.record({ t: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 30 }) }),
     );
+    const caps = fc.constantFrom(
+      { maxEntries: 100, headroom: 0 },
+      { maxEntries: 2, headroom: 2 },
+      { maxEntries: 3, headroom: 0 },
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 200, maxLength: 3_000 }), async (ops) => {
-        let now = 0;
-        let n = 0;
-        const store = new MemoryStore({ now: () => now });
-        const model = new Map<string, { value: string; expiresAt: number }>();
-        const live = (k: string) => {
-          const e = model.get(k);
-          return e && e.expiresAt > now ? e : undefined;
-        };
-        for (const o of ops) {
-          const value = String(++n);
-          if (o.t === 'set') {
-            await store.set(o.key, value, o.ttl);
-            model.set(o.key, { value, expiresAt: now + o.ttl });
-          } else if (o.t === 'claim') {
-            const won = await store.setIfAbsent(o.key, value, o.ttl);
-            assert.equal(won, !live(o.key));
-            if (won) model.set(o.key, { value, expiresAt: now + o.ttl });
-          } else if (o.t === 'incr') {
-            const e = live(o.key);
-            const count = await store.increment(o.key, o.ttl);
-            if (e) e.value = String(Number(e.value) + 1);
-            else model.set(o.key, { value: '1', expiresAt: now + o.ttl });
-            assert.equal(String(count), live(o.key)!.value);
-          } else if (o.t === 'del') {
-            await store.delete(o.key);
-            model.delete(o.key);
-          } else if (o.t === 'all') {
-            await store.writeAll(
-              o.ops.map((w) =>
-                w.del ? { key: w.key, delete: true as const } : { key: w.key, value, ttlMs: w.ttl },
-              ),
+      fc.asyncProperty(
+        caps,
+        fc.array(op, { minLength: 200, maxLength: 2_000 }),
+        async (cap, ops) => {
+          let now = 0;
+          let n = 0;
+          const store = new MemoryStore({ ...cap, now: () => now });
+          const model = new Map<string, { value: string; expiresAt: number }>();
+          const live = (k: string) => {
+            const e = model.get(k);
+            return e && e.expiresAt > now ? e : undefined;
+          };
+          const count = () => KEYS.filter((k) => live(k)).length;
+          const underWay = (k: string) => {
+            const tag = tagOf(k);
+            return tag !== undefined && KEYS.some((o) => tagOf(o) === tag && live(o));
+          };
+          // The refusal the rules call for when `added` entries are asked for, or undefined.
+          const refusal = (added: number, work: boolean) =>
+            added > 0 && count() + added > cap.maxEntries + (work ? cap.headroom : 0)
+              ? work
+                ? 'full'
+                : 'busy'
+              : undefined;
+          const outcome = async (run: () => Promise<unknown>) =>
+            run().then(
+              (v) => ({ v }),
+              (e: Error) => ({
+                refused:
+                  e instanceof CheckoutError
+                    ? 'busy'
+                    : /is full/.test(e.message)
+                      ? 'full'
+                      : e.message,
+              }),
             );
-            for (const w of o.ops) {
-              if (w.del) model.delete(w.key);
-              else model.set(w.key, { value, expiresAt: now + w.ttl });
+          for (const o of ops) {
+            const value = String(++n);
+            if (o.t === 'set') {
+              const expected = live(o.key) ? undefined : refusal(1, true);
+              const got = await outcome(() => store.set(o.key, value, o.ttl));
+              assert.equal('refused' in got ? got.refused : undefined, expected);
+              if (!expected) model.set(o.key, { value, expiresAt: now + o.ttl });
+            } else if (o.t === 'claim' || o.t === 'lock') {
+              const taken = !!live(o.key);
+              const expected = taken ? undefined : refusal(1, underWay(o.key));
+              const got = await outcome(() =>
+                o.t === 'claim'
+                  ? store.setIfAbsent(o.key, value, o.ttl)
+                  : store.lockAndGet(o.key, o.ttl, 'a').then((r) => r.locked),
+              );
+              assert.equal('refused' in got ? got.refused : undefined, expected, `${o.t} ${o.key}`);
+              if (!expected) assert.equal((got as { v: boolean }).v, !taken);
+              if (!expected && !taken)
+                model.set(o.key, { value: o.t === 'lock' ? '1' : value, expiresAt: now + o.ttl });
+            } else if (o.t === 'incr') {
+              const e = live(o.key);
+              const expected = e ? undefined : refusal(1, underWay(o.key));
+              const got = await outcome(() => store.increment(o.key, o.ttl));
+              assert.equal('refused' in got ? got.refused : undefined, expected);
+              if (!expected) {
+                if (e) e.value = String(Number(e.value) + 1);
+                else model.set(o.key, { value: '1', expiresAt: now + o.ttl });
+                assert.equal(String((got as { v: number }).v), live(o.key)!.value);
+              }
+            } else if (o.t === 'del') {
+              await store.delete(o.key);
+              model.delete(o.key);
+            } else if (o.t === 'all') {
+              const after = new Map(KEYS.map((k) => [k, !!live(k)]));
+              for (const w of o.ops) after.set(w.key, !w.del);
+              const added = [...after.values()].filter(Boolean).length - count();
+              const expected = refusal(added, true);
+              const got = await outcome(() =>
+                store.writeAll(
+                  o.ops.map((w) =>
+                    w.del
+                      ? { key: w.key, delete: true as const }
+                      : { key: w.key, value, ttlMs: w.ttl },
+                  ),
+                ),
+              );
+              assert.equal('refused' in got ? got.refused : undefined, expected);
+              if (!expected)
+                for (const w of o.ops) {
+                  if (w.del) model.delete(w.key);
+                  else model.set(w.key, { value, expiresAt: now + w.ttl });
+                }
+            } else {
+              now += o.ms;
             }
-          } else {
-            now += o.ms;
+            for (const k of KEYS)
+              assert.equal(await store.get(k), live(k)?.value, `key ${k} at ${now}`);
+            assert.equal(store.size, count());
           }
-          for (const k of ['a', 'b', 'c', '{o:1}:x', '{o:1}:y'])
-            assert.equal(await store.get(k), live(k)?.value, `key ${k} at ${now}`);
-          assert.equal(store.size, [...model.keys()].filter((k) => live(k)).length);
-        }
-      }),
-      { numRuns: 30 },
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 

@@ -1,21 +1,28 @@
 import { CheckoutError } from '../errors.js';
 import { ExpiryHeap } from './expiry-heap.js';
-import { assertKeyAndTtl, assertWrites, type CheckoutStore, type StoreWrite } from './store.js';
+import {
+  assertKeyAndTtl,
+  assertWrites,
+  hashTag,
+  type CheckoutStore,
+  type StoreWrite,
+} from './store.js';
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
   /**
    * Most live entries for new work. Live entries are never evicted (an open payment attempt
    * dropped early could let a retry charge twice); at this size the store refuses new claims
-   * (`setIfAbsent`, `increment` of a new counter, `lockAndGet` of an order it knows nothing of)
-   * with a 503 "you have not been charged" until some expire. Default `100_000`.
+   * (`lockAndGet`, `setIfAbsent`, a new `increment` counter) on anything it holds nothing of with
+   * a 503 "you have not been charged" until some expire. Default `100_000`.
    */
   maxEntries?: number;
   /**
-   * Entries beyond `maxEntries` kept for work already under way: writes (`set`, `writeAll`) and
-   * `lockAndGet` of an order or payment the store already holds, so a payment the gateway may
-   * have charged can still be recorded and completed when the store is full. Past it they
-   * throw a plain error. Default `maxEntries / 10` (rounded up).
+   * Entries beyond `maxEntries` kept for work already under way: every write (`set`,
+   * `writeAll`), and claims on an order or payment the store already holds an entry of (same
+   * hash tag, `{o:…}` or `{p:…}`), so a payment the gateway may have charged can still be
+   * confirmed, recorded and completed when the store is full. Past it they throw a plain
+   * error. Default `maxEntries / 10` (rounded up).
    */
   headroom?: number;
   /** Clock, for tests. Default `Date.now`. */
@@ -40,6 +47,8 @@ export class MemoryStore implements CheckoutStore {
   readonly #entries = new Map<string, Entry>();
   // Every write's expiry in time order, so expired entries go without a scan of the live ones.
   readonly #expiries = new ExpiryHeap<Entry>();
+  // Live entries per hash tag: a claim under a tag the store holds continues work under way.
+  readonly #tags = new Map<string, number>();
   readonly #maxEntries: number;
   readonly #hardLimit: number;
   readonly #now: () => number;
@@ -76,7 +85,7 @@ export class MemoryStore implements CheckoutStore {
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     assertKeyAndTtl(key, ttlMs);
     this.#sweep();
-    if (!this.#entries.has(key)) this.#reserve(1, this.#hardLimit);
+    if (!this.#entries.has(key)) this.#reserve(1, true);
     this.#put(key, value, ttlMs);
   }
 
@@ -84,14 +93,14 @@ export class MemoryStore implements CheckoutStore {
     assertKeyAndTtl(key, ttlMs);
     if (this.#live(key)) return false;
     this.#sweep();
-    this.#reserve(1, this.#maxEntries);
+    this.#reserve(1, this.#underWay(key));
     this.#put(key, value, ttlMs);
     return true;
   }
 
   async delete(key: string): Promise<void> {
     assertKeyAndTtl(key);
-    this.#entries.delete(key);
+    this.#remove(key);
   }
 
   async increment(key: string, ttlMs: number): Promise<number> {
@@ -103,7 +112,7 @@ export class MemoryStore implements CheckoutStore {
       return count;
     }
     this.#sweep();
-    this.#reserve(1, this.#maxEntries);
+    this.#reserve(1, this.#underWay(key));
     this.#put(key, '1', ttlMs);
     return 1;
   }
@@ -118,8 +127,7 @@ export class MemoryStore implements CheckoutStore {
     if (this.#live(lockKey)) return { locked: false };
     const value = this.#live(key)?.value;
     this.#sweep();
-    // A lock on something the store already holds continues work under way: it may use the headroom.
-    this.#reserve(1, value === undefined ? this.#maxEntries : this.#hardLimit);
+    this.#reserve(1, this.#underWay(lockKey));
     this.#put(lockKey, '1', lockTtlMs);
     return { locked: true, value };
   }
@@ -136,9 +144,9 @@ export class MemoryStore implements CheckoutStore {
       present.set(op.key, after);
       added += Number(after) - Number(before);
     }
-    this.#reserve(added, this.#hardLimit);
+    this.#reserve(added, true);
     for (const op of ops) {
-      if ('delete' in op) this.#entries.delete(op.key);
+      if ('delete' in op) this.#remove(op.key);
       else this.#put(op.key, op.value, op.ttlMs);
     }
   }
@@ -146,7 +154,7 @@ export class MemoryStore implements CheckoutStore {
   #live(key: string): Entry | undefined {
     const entry = this.#entries.get(key);
     if (entry && entry.expiresAt <= this.#now()) {
-      this.#entries.delete(key);
+      this.#remove(key);
       return undefined;
     }
     return entry;
@@ -154,14 +162,37 @@ export class MemoryStore implements CheckoutStore {
 
   #put(key: string, value: string, ttlMs: number): void {
     const entry = { value, expiresAt: this.#now() + ttlMs };
+    if (!this.#entries.has(key)) this.#count(key, 1);
     this.#entries.set(key, entry);
     this.#expiries.push({ expiresAt: entry.expiresAt, key, entry });
   }
 
-  /** Throws when `count` more entries would pass `limit`: the 503 for new work, a plain error past the headroom. */
-  #reserve(count: number, limit: number): void {
+  #remove(key: string): void {
+    if (this.#entries.delete(key)) this.#count(key, -1);
+  }
+
+  #count(key: string, by: 1 | -1): void {
+    const tag = hashTag(key);
+    if (tag === key) return;
+    const n = (this.#tags.get(tag) ?? 0) + by;
+    if (n > 0) this.#tags.set(tag, n);
+    else this.#tags.delete(tag);
+  }
+
+  /** Whether a claim on `key` continues work under way: the store holds an entry of its tag. */
+  #underWay(key: string): boolean {
+    const tag = hashTag(key);
+    return tag !== key && this.#tags.has(tag);
+  }
+
+  /**
+   * Throws when `count` more entries do not fit: new work stops at maxEntries with the 503 (no
+   * gateway call has been made), work under way at maxEntries + headroom with a plain error.
+   */
+  #reserve(count: number, underWay: boolean): void {
+    const limit = underWay ? this.#hardLimit : this.#maxEntries;
     if (count <= 0 || this.#entries.size + count <= limit) return;
-    if (limit === this.#maxEntries) throw busy();
+    if (!underWay) throw busy();
     throw new Error(
       `MemoryStore is full: ${this.#entries.size} live entries, maxEntries ${this.#maxEntries} plus headroom ${this.#hardLimit - this.#maxEntries}`,
     );
@@ -176,7 +207,7 @@ export class MemoryStore implements CheckoutStore {
       due = this.#expiries.peek()
     ) {
       this.#expiries.pop();
-      if (this.#entries.get(due.key) === due.entry) this.#entries.delete(due.key);
+      if (this.#entries.get(due.key) === due.entry) this.#remove(due.key);
     }
     // Replaced and deleted entries leave stale items; rebuild once they outnumber the live ones.
     if (this.#expiries.size > 2 * this.#entries.size + 1_024) {

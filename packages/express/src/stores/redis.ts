@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Redis, Cluster } from 'ioredis';
-import { assertKeyAndTtl, assertWrites, type CheckoutStore, type StoreWrite } from './store.js';
+import {
+  assertKeyAndTtl,
+  assertWrites,
+  hashTag,
+  type CheckoutStore,
+  type StoreWrite,
+} from './store.js';
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {
@@ -42,14 +48,6 @@ const WRITE_ALL = script(`for i, key in ipairs(KEYS) do
   if ttl == '' then redis.call('DEL', key) else redis.call('SET', key, ARGV[2 * i], 'PX', ttl) end
 end
 return #KEYS`);
-
-/** The part of a key Redis Cluster hashes: the first non-empty `{...}`, else the whole key. */
-export function hashTag(key: string): string {
-  const open = key.indexOf('{');
-  if (open === -1) return key;
-  const close = key.indexOf('}', open + 1);
-  return close > open + 1 ? key.slice(open + 1, close) : key;
-}
 
 /**
  * Store over Redis (ioredis), for several app instances sharing 3-D Secure sessions and limits.

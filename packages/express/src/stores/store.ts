@@ -33,6 +33,14 @@ export interface CheckoutStore {
 export type StoreWrite =
   { key: string; value: string; ttlMs: number } | { key: string; delete: true };
 
+/** The part of a key Redis Cluster hashes: the first non-empty `{...}`, else the whole key. */
+export function hashTag(key: string): string {
+  const open = key.indexOf('{');
+  if (open === -1) return key;
+  const close = key.indexOf('}', open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : key;
+}
+
 /** Throws a clear error for a key or TTL no store should accept. */
 export function assertKeyAndTtl(key: string, ttlMs?: number): void {
   if (typeof key !== 'string' || key.length === 0 || key.length > 512) {
