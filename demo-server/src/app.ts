@@ -14,6 +14,7 @@ import { cartFor, cartTotal, MAX_QUANTITY, PRODUCT, setQuantity } from './cart.j
 import type { DemoConfig } from './config.js';
 import { cspMiddleware, withNonce } from './csp.js';
 import { errorHandler } from './errors.js';
+import { describeMeta, safeLine } from './log.js';
 import { page } from './html.js';
 import { recordPaymentNotification } from './notifications.js';
 import { scriptTagPage, testCardsPage } from './pages.js';
@@ -48,11 +49,15 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 
 /** Starts the shop (and the sandbox unless a real gateway is configured). */
 export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
-  const log = options.log ?? ((line: string) => console.log(line));
+  const write = options.log ?? ((line: string) => console.log(line));
+  // Every line the demo writes passes here: card-number-like text is masked, bodies never printed.
+  const log = (line: string) => write(safeLine(line));
+  const line = (level: string, msg: string, meta?: unknown) =>
+    log(`[checkout] ${level}${msg}${meta ? ' ' + describeMeta(meta) : ''}`);
   const logger: CheckoutLogger = {
-    info: (msg, meta) => log(`[checkout] ${msg}${meta ? ' ' + JSON.stringify(meta) : ''}`),
-    warn: (msg, meta) => log(`[checkout] WARN ${msg}${meta ? ' ' + JSON.stringify(meta) : ''}`),
-    error: (msg, meta) => log(`[checkout] ERROR ${msg}${meta ? ' ' + JSON.stringify(meta) : ''}`),
+    info: (msg, meta) => line('', msg, meta),
+    warn: (msg, meta) => line('WARN ', msg, meta),
+    error: (msg, meta) => line('ERROR ', msg, meta),
   };
 
   const sandbox = options.gateway

@@ -328,7 +328,7 @@ describe('bad input gets a clear 4xx', () => {
 });
 
 describe('request bodies are never logged', () => {
-  test('broken JSON holding a card number, sent to /api/cart and the back office', async () => {
+  test('broken JSON holding a card number, sent to /api/cart, the back office and the middleware', async () => {
     // A JSON parser's error message quotes short bodies in full, and a longer one around the fault.
     const bodies = [
       "'4111111111111111'",
@@ -345,6 +345,13 @@ describe('request bodies are never logged', () => {
         body,
       });
       await send({ method: 'POST', path: '/admin/login', headers: json, body });
+      // The middleware's routes log through the demo's logger too.
+      await send({
+        method: 'POST',
+        path: '/checkout/payments',
+        headers: { ...json, origin: shop.url },
+        body,
+      });
     }
     await send({
       method: 'POST',
