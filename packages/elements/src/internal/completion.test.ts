@@ -61,7 +61,6 @@ function options(
     reference,
     read,
     pollInterval: 60_000,
-    settleMs: 60_000,
     signal,
     ...more,
   };
@@ -145,15 +144,17 @@ describe('waitForCompletion', () => {
     expect(await done).to.deep.equal({ state: approved });
   });
 
-  it('gives up as unverified when the page spoke but the state stays undecided', async () => {
+  it('keeps polling after a message while the state is undecided, and ends on the decision', async () => {
     const { el, post } = await frame();
-    const status = reads(authenticating);
+    let calls = 0;
+    const read = async (): Promise<PaymentState> => (++calls < 5 ? authenticating : approved);
     const done = waitForCompletion(
-      options(el, status.read, new AbortController().signal, { pollInterval: 20, settleMs: 100 }),
+      options(el, read, new AbortController().signal, { pollInterval: 20 }),
     );
     await pause(30);
     post(message);
-    expect(await done).to.deep.equal({ unverified: true });
+    expect(await done).to.deep.equal({ state: approved });
+    expect(calls).to.equal(5);
   });
 
   it('leaves no listener or timer behind: a later message or tick reads nothing', async () => {

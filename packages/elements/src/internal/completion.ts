@@ -9,10 +9,7 @@ export interface CompletionMessage {
 }
 
 /** How a challenge ended, as far as completion is concerned. */
-export type Completion =
-  | { state: FinalPaymentState }
-  /** The completion page spoke, but the gateway still had not decided a while later. */
-  | { unverified: true };
+export type Completion = { state: FinalPaymentState };
 
 export interface CompletionOptions {
   /** The element's own challenge frame: only its window may signal completion. */
@@ -24,8 +21,6 @@ export interface CompletionOptions {
   read: () => Promise<PaymentState>;
   /** Milliseconds between status reads while the challenge is open. */
   pollInterval: number;
-  /** After a genuine completion message, how long the state may stay `authenticating`. */
-  settleMs: number;
   signal: AbortSignal;
 }
 
@@ -63,9 +58,10 @@ function acceptedOrigins(candidates: readonly (string | undefined)[]): Set<strin
 /**
  * Learns how a challenge ended, from two sources: the completion page's message (a hint, accepted only
  * from `frame`'s window, from an accepted origin, for this reference, and followed by a status read) and
- * a status read every `pollInterval` ms. Resolves with the first final state (`pending` included), with
- * `unverified` when the page spoke but the state stayed undecided for `settleMs`, or with undefined when
- * `signal` aborts. Its listener and timers are gone once it resolved.
+ * a status read every `pollInterval` ms. Resolves with the first final state (`pending` included), or with
+ * undefined when `signal` aborts. A message while the state is still undecided (the middleware kept the
+ * bank's proof to send again, or it was not a proof for this payment) ends nothing: polling goes on until
+ * the gateway decides or the challenge times out. Its listener and timers are gone once it resolved.
  */
 export function waitForCompletion(options: CompletionOptions): Promise<Completion | undefined> {
   const { frame, reference, read, signal } = options;
@@ -117,7 +113,6 @@ export function waitForCompletion(options: CompletionOptions): Promise<Completio
         return;
       heard = true;
       void check();
-      void sleep(options.settleMs, done.signal).then(() => end({ unverified: true }));
     };
     window.addEventListener('message', onMessage, { signal: done.signal });
   });

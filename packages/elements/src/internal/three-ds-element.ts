@@ -171,7 +171,6 @@ export abstract class ThreeDSElement extends LitElement {
         reference,
         read: () => api.payment(reference),
         pollInterval: this.pollInterval,
-        settleMs: this.pollInterval * 3,
         signal: watch.signal,
       });
       this.dispatchEvent(createPg3dsStartEvent({ reference, version, step: 'challenge' }));
@@ -183,8 +182,6 @@ export abstract class ThreeDSElement extends LitElement {
         return this.failure(reference, 'aborted', 'failed');
       if (outcome === 'timeout')
         return this.failure(reference, 'authentication_timeout', 'authenticationTimeout');
-      if ('unverified' in outcome)
-        return this.failure(reference, 'authentication_failed', 'authenticationFailed');
       return outcome.state;
     } finally {
       watch.abort();
