@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Cluster, Redis, type ClusterOptions } from 'ioredis';
-import { freePort, spawnRedis, type RedisProcess } from './redis-server.js';
+import { freePort, onFreePort, spawnRedis, type RedisProcess } from './redis-server.js';
 
 /** A throwaway Redis Cluster of masters on free loopback ports (no replicas), for tests. */
 export interface TestCluster {
@@ -35,11 +35,10 @@ export async function startCluster(masters = 3): Promise<TestCluster> {
   try {
     const busPorts: number[] = [];
     for (let i = 0; i < masters; i++) {
-      const port = await freePort();
-      const bus = await freePort();
-      busPorts.push(bus);
-      servers.push(
-        await spawnRedis(port, [
+      let bus = 0;
+      const server = await onFreePort(async (port) => {
+        bus = await freePort();
+        return spawnRedis(port, [
           '--cluster-enabled',
           'yes',
           '--cluster-port',
@@ -50,9 +49,11 @@ export async function startCluster(masters = 3): Promise<TestCluster> {
           '5000',
           '--dir',
           dir,
-        ]),
-      );
-      const admin = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
+        ]);
+      });
+      busPorts.push(bus);
+      servers.push(server);
+      const admin = new Redis({ port: server.port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
       admins.push(admin);
     }
     for (const [i, admin] of admins.entries()) {

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
-import { freePort, spawnRedis, type RedisProcess } from './redis-server.js';
+import { onFreePort, spawnRedis, type RedisProcess } from './redis-server.js';
 
 /** A primary, its replicas and three sentinels on free loopback ports, for tests. */
 export interface TestSentinel {
@@ -60,29 +60,30 @@ export async function startSentinel(
     return client;
   };
   try {
-    const primaryPort = await freePort();
-    servers.push(await spawnRedis(primaryPort, ['--dir', dir]));
+    const primary = await onFreePort((port) => spawnRedis(port, ['--dir', dir]));
+    servers.push(primary);
+    const primaryPort = primary.port;
     for (let i = 0; i < replicas; i++) {
       servers.push(
-        await spawnRedis(await freePort(), [
-          '--dir',
-          dir,
-          '--replicaof',
-          '127.0.0.1',
-          String(primaryPort),
-        ]),
+        await onFreePort((port) =>
+          spawnRedis(port, ['--dir', dir, '--replicaof', '127.0.0.1', String(primaryPort)]),
+        ),
       );
     }
     for (let i = 0; i < 3; i++) {
-      const port = await freePort();
-      const conf = join(dir, `sentinel-${port}.conf`);
       const lines = [`sentinel monitor ${NAME} 127.0.0.1 ${primaryPort} 2`];
       if (timing.downAfterMs !== undefined)
         lines.push(`sentinel down-after-milliseconds ${NAME} ${timing.downAfterMs}`);
       if (timing.failoverTimeoutMs !== undefined)
         lines.push(`sentinel failover-timeout ${NAME} ${timing.failoverTimeoutMs}`);
-      await writeFile(conf, lines.join('\n') + '\n');
-      sentinels.push(await spawnRedis(port, ['--dir', dir], [conf, '--sentinel']));
+      sentinels.push(
+        await onFreePort(async (port) => {
+          // Sentinel rewrites its configuration file, so each gets its own.
+          const conf = join(dir, `sentinel-${port}.conf`);
+          await writeFile(conf, lines.join('\n') + '\n');
+          return spawnRedis(port, ['--dir', dir], [conf, '--sentinel']);
+        }),
+      );
     }
     const deadline = Date.now() + 20_000;
     for (const replica of servers.slice(1)) {

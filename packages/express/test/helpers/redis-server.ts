@@ -119,9 +119,23 @@ export async function spawnRedis(
   return { port, child, kill: () => end('SIGKILL'), stop: () => end('SIGTERM') };
 }
 
+/**
+ * Runs `start` on a free port, again on another one if it fails: a port found free can be taken
+ * by another test file before the server binds it.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>, tries = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if (attempt >= tries) throw error;
+    }
+  }
+}
+
 export async function startRedis(): Promise<TestRedis> {
-  const port = await freePort();
-  const server = await spawnRedis(port);
+  const server = await onFreePort((port) => spawnRedis(port));
+  const port = server.port;
   const clients: Redis[] = [];
   return {
     port,
