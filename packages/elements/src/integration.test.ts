@@ -82,7 +82,7 @@ describe('with @pg-checkout/express and the sandbox', () => {
   it('3-D Secure v2: the method form reaches the bank, Step 2 confirm 3 s after, frictionless approval', async () => {
     const el = await dropIn();
     let reference = '';
-    el.addEventListener('pg-3ds-start', (e) => (reference = e.detail.reference));
+    el.addEventListener('pg-threeds-start', (e) => (reference = e.detail.reference));
     await pay(el, '4000000000003220');
     await settled(el);
     expect(el.status).to.equal('approved');

@@ -8,14 +8,15 @@ export type Pg3dsCompleteDetail = {
 };
 export type Pg3dsCompleteEvent = CustomEvent<Pg3dsCompleteDetail>;
 
+// `threeds`, not `3ds`: Vue turns `@pg-3ds-complete` into a listener for `pg3ds-complete` (a digit after a hyphen).
 declare global {
   interface GlobalEventHandlersEventMap {
-    'pg-3ds-complete': Pg3dsCompleteEvent;
+    'pg-threeds-complete': Pg3dsCompleteEvent;
   }
 }
 
 export function createPg3dsCompleteEvent(detail: Pg3dsCompleteDetail): Pg3dsCompleteEvent {
-  return new CustomEvent('pg-3ds-complete', {
+  return new CustomEvent('pg-threeds-complete', {
     detail,
     bubbles: true,
     composed: true,

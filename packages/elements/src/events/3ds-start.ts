@@ -2,14 +2,15 @@
 export type Pg3dsStartDetail = { reference: string; version: 1 | 2; step: 'method' | 'challenge' };
 export type Pg3dsStartEvent = CustomEvent<Pg3dsStartDetail>;
 
+// `threeds`, not `3ds`: Vue turns `@pg-3ds-start` into a listener for `pg3ds-start` (a digit after a hyphen).
 declare global {
   interface GlobalEventHandlersEventMap {
-    'pg-3ds-start': Pg3dsStartEvent;
+    'pg-threeds-start': Pg3dsStartEvent;
   }
 }
 
 export function createPg3dsStartEvent(detail: Pg3dsStartDetail): Pg3dsStartEvent {
-  return new CustomEvent('pg-3ds-start', {
+  return new CustomEvent('pg-threeds-start', {
     detail,
     bubbles: true,
     composed: true,

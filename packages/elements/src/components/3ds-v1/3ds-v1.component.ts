@@ -12,8 +12,8 @@ import { threeDSV1Styles } from './3ds-v1.styles.js';
  * it is done; the result is read from `GET {endpoint}/payments/:reference`, which is also polled every
  * `poll-interval` ms while the bank's page is open.
  *
- * @event pg-3ds-start - The challenge began (detail: reference, version, step).
- * @event pg-3ds-complete - The flow ended (detail: reference, status, code).
+ * @event pg-threeds-start - The challenge began (detail: reference, version, step).
+ * @event pg-threeds-complete - The flow ended (detail: reference, status, code).
  *
  * @csspart status - The status line.
  * @csspart challenge - The challenge wrapper.

@@ -21,7 +21,7 @@ describe('<pg-3ds-v1>', () => {
     const el = await element();
     el.pollInterval = 60_000;
     const { reference, action, clientSecret } = await authenticating('4000000000003097');
-    const start = oneEvent(el, 'pg-3ds-start');
+    const start = oneEvent(el, 'pg-threeds-start');
     const done = el.start(reference, action as ThreeDSV1Action, clientSecret);
     expect((await start).detail).to.deep.equal({ reference, version: 1, step: 'challenge' });
     const result = await done;
@@ -48,7 +48,7 @@ describe('<pg-3ds-v1>', () => {
     const el = await element();
     const held = await authenticating('4000000000000028');
     const first = el.start(held.reference, held.action, held.clientSecret);
-    await oneEvent(el, 'pg-3ds-start');
+    await oneEvent(el, 'pg-threeds-start');
     await expect(el).to.be.accessible();
     const cancel = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=cancel]')!;
     expect(cancel.textContent!.trim()).to.equal('Cancel');
@@ -69,10 +69,10 @@ describe('<pg-3ds-v1>', () => {
     const el = await element();
     const held = await authenticating('4000000000000028');
     const first = el.start(held.reference, held.action, held.clientSecret);
-    await oneEvent(el, 'pg-3ds-start');
+    await oneEvent(el, 'pg-threeds-start');
     const firstFrame = el.shadowRoot!.querySelector('iframe');
     const ok = await authenticating('4000000000003097');
-    const secondStarted = oneEvent(el, 'pg-3ds-start');
+    const secondStarted = oneEvent(el, 'pg-threeds-start');
     const second = el.start(ok.reference, ok.action, ok.clientSecret);
     await secondStarted;
     // a fresh frame per attempt: the held bank page is gone, nothing posts into it again
@@ -90,7 +90,7 @@ describe('<pg-3ds-v1>', () => {
     );
     const held = await authenticating('4000000000000028');
     const done = el.start(held.reference, held.action, held.clientSecret);
-    await oneEvent(el, 'pg-3ds-start');
+    await oneEvent(el, 'pg-threeds-start');
     expect(el.shadowRoot!.querySelector('[part=cancel]')!.textContent!.trim()).to.equal(
       'Kanselleer',
     );
@@ -119,7 +119,7 @@ describe('<pg-3ds-v1>', () => {
     el.pollInterval = 100;
     const held = await authenticating('4000000000000028');
     const done = el.start(held.reference, held.action, held.clientSecret);
-    await oneEvent(el, 'pg-3ds-start');
+    await oneEvent(el, 'pg-threeds-start');
     await decide(held.reference, 'decline');
     const result = await done;
     expect(result.status).to.equal('declined');

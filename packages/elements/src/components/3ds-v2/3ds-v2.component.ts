@@ -25,8 +25,8 @@ const METHOD_LOAD_LIMIT_MS = 10_000;
  * the completion page says so (accepted only from this element's frame, from the endpoint's origin or the
  * action's `callbackOrigin`, for this payment).
  *
- * @event pg-3ds-start - The method step or the challenge began (detail: reference, version, step).
- * @event pg-3ds-complete - The flow ended (detail: reference, status, code).
+ * @event pg-threeds-start - The method step or the challenge began (detail: reference, version, step).
+ * @event pg-threeds-complete - The flow ended (detail: reference, status, code).
  *
  * @csspart status - The "checking with your bank" line during the method step.
  * @csspart method-frame - The hidden method frame.

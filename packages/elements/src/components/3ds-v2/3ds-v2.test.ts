@@ -54,7 +54,7 @@ describe('<pg-3ds-v2>', () => {
     const el = await element();
     const { reference, action, clientSecret } = await authenticating('4000000000003063');
     const starts: string[] = [];
-    el.addEventListener('pg-3ds-start', (e) => starts.push(e.detail.step));
+    el.addEventListener('pg-threeds-start', (e) => starts.push(e.detail.step));
     const done = el.start(reference, action, clientSecret);
     await el.updateComplete;
     const method = el.shadowRoot!.querySelector<HTMLIFrameElement>('iframe[part=method-frame]')!;
@@ -110,7 +110,7 @@ describe('<pg-3ds-v2>', () => {
     const el = await element(480);
     const { reference, action, clientSecret } = await authenticating('4000000000000010');
     expect(action.step).to.equal('challenge');
-    const started = oneEvent(el, 'pg-3ds-start');
+    const started = oneEvent(el, 'pg-threeds-start');
     const done = el.start(reference, action, clientSecret);
     await started;
     const frame = challengeFrame(el)!;
@@ -157,7 +157,7 @@ describe('<pg-3ds-v2>', () => {
       const el = await element(width);
       const { reference, action, clientSecret } = await authenticating('4000000000000010');
       const done = el.start(reference, action, clientSecret);
-      await oneEvent(el, 'pg-3ds-start');
+      await oneEvent(el, 'pg-threeds-start');
       expect(
         el.shadowRoot!.querySelector('[part=challenge]')!.getAttribute('data-window-size'),
         String(width),
@@ -178,7 +178,7 @@ describe('<pg-3ds-v2>', () => {
     try {
       const { reference, action, clientSecret } = await authenticating('4000000000000010');
       const done = el.start(reference, action, clientSecret);
-      await oneEvent(el, 'pg-3ds-start');
+      await oneEvent(el, 'pg-threeds-start');
       let settled = false;
       void done.then(() => (settled = true));
       // right shape, wrong origin (this page)
@@ -218,7 +218,7 @@ describe('<pg-3ds-v2>', () => {
     const el = await element();
     el.pollInterval = 60_000;
     const { reference, action, clientSecret } = await authenticating('4000000000000119');
-    const complete = oneEvent(el, 'pg-3ds-complete');
+    const complete = oneEvent(el, 'pg-threeds-complete');
     const result = await el.start(reference, action, clientSecret);
     expect(result.status).to.equal('declined');
     expect((await complete).detail).to.deep.equal({
@@ -234,7 +234,7 @@ describe('<pg-3ds-v2>', () => {
     const parent = el.parentElement!;
     const first = await authenticating('4000000000000010');
     const done = el.start(first.reference, first.action, first.clientSecret);
-    await oneEvent(el, 'pg-3ds-start');
+    await oneEvent(el, 'pg-threeds-start');
     el.remove();
     const result = await done;
     expect(result.success === false && result.code).to.equal('aborted');
@@ -256,7 +256,7 @@ describe('<pg-3ds-v2>', () => {
     const el = dialog.querySelector('pg-3ds-v2') as Pg3dsV2;
     const { reference, action, clientSecret } = await authenticating('4000000000000010');
     const done = el.start(reference, action, clientSecret);
-    await oneEvent(el, 'pg-3ds-start');
+    await oneEvent(el, 'pg-threeds-start');
     const frame = challengeFrame(el)!;
     expect(frame.checkVisibility()).to.equal(true);
     const box = frame.getBoundingClientRect();
@@ -348,7 +348,7 @@ describe('<pg-3ds-v2>', () => {
       el.pollInterval = 100;
       const { reference, action, clientSecret } = await authenticating('4000000000000010');
       const done = el.start(reference, action, clientSecret);
-      await oneEvent(el, 'pg-3ds-start');
+      await oneEvent(el, 'pg-threeds-start');
       await new Promise((resolve) => setTimeout(resolve, 250));
       expect(challengeFrame(el), 'still open while undecided').not.to.equal(null);
       await decide(reference, outcome);
@@ -390,12 +390,12 @@ describe('<pg-3ds-v2>', () => {
     const tracker = trackMessageListeners();
     try {
       const ended: string[] = [];
-      el.addEventListener('pg-3ds-complete', (e) => ended.push(e.detail.reference));
+      el.addEventListener('pg-threeds-complete', (e) => ended.push(e.detail.reference));
       const first = await authenticating('4000000000000010');
       const firstDone = el.start(first.reference, first.action, first.clientSecret);
-      await oneEvent(el, 'pg-3ds-start');
+      await oneEvent(el, 'pg-threeds-start');
       const second = await authenticating('4000000000000010');
-      const secondStarted = oneEvent(el, 'pg-3ds-start');
+      const secondStarted = oneEvent(el, 'pg-threeds-start');
       const secondDone = el.start(second.reference, second.action, second.clientSecret);
       await secondStarted;
       const firstResult = await firstDone;

@@ -65,8 +65,8 @@ function isThreeDSAction(value: unknown): value is ThreeDSAction {
  *
  * @event pg-status-change - `status` changed (detail: status, previous).
  * @event pg-submit - The card form was submitted (from the card form; never card data).
- * @event pg-3ds-start - A 3-D Secure step began (from the 3-D Secure element).
- * @event pg-3ds-complete - A 3-D Secure flow ended (from the 3-D Secure element).
+ * @event pg-threeds-start - A 3-D Secure step began (from the 3-D Secure element).
+ * @event pg-threeds-complete - A 3-D Secure flow ended (from the 3-D Secure element).
  * @event pg-approved - The payment was approved (detail: reference, message).
  * @event pg-pending - The payment is pending (detail: reference, message).
  * @event pg-declined - Declined; the shopper can try another card (detail: reference, code, originalErrorCode, message).

@@ -136,7 +136,7 @@ describe('<pg-checkout>', () => {
   it('runs 3-D Secure v2 (method step, then challenge) inside the drop-in', async () => {
     const el = await dropIn();
     const steps: string[] = [];
-    el.addEventListener('pg-3ds-start', (e) => steps.push(e.detail.step));
+    el.addEventListener('pg-threeds-start', (e) => steps.push(e.detail.step));
     const statuses: string[] = [];
     el.addEventListener('pg-status-change', (e) => statuses.push(e.detail.status));
     await pay(el, '4000000000003063');
@@ -297,8 +297,8 @@ describe('<pg-checkout>', () => {
       const details: unknown[] = [];
       for (const type of [
         'pg-status-change',
-        'pg-3ds-start',
-        'pg-3ds-complete',
+        'pg-threeds-start',
+        'pg-threeds-complete',
         'pg-approved',
         'pg-failed',
       ])
