@@ -10,7 +10,7 @@ import { createSandbox } from '@pg-checkout/sandbox';
 import { adminRouter } from './admin.js';
 import { adminAuth } from './admin-auth.js';
 import { elementsDist, repoRoot, webDist } from './build.js';
-import { cartFor, cartTotal, MAX_QUANTITY, PRODUCT, setQuantity } from './cart.js';
+import { cartFor, cartTotal, MAX_QUANTITY, orderReference, PRODUCT, setQuantity } from './cart.js';
 import type { DemoConfig } from './config.js';
 import { cspMiddleware, withNonce } from './csp.js';
 import { errorHandler } from './errors.js';
@@ -110,7 +110,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     return {
       amount: hosted ? Math.round(amount / ZAR_PER_USD) : amount,
       currency: hosted ? 'USD' : 'ZAR',
-      reference: `order-${cart.id.slice(0, 8)}`,
+      reference: orderReference(cart.id),
       consumer: {
         name: 'Thandi',
         surname: 'Nkosi',
