@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+// eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail where ioredis is installed
+/** @ts-ignore ioredis is an optional peer: kept in the .d.ts so apps without it type-check (as any). */
 import type { Redis, Cluster } from 'ioredis';
 import {
   assertKeyAndTtl,
