@@ -71,7 +71,7 @@ console.log(`pg-sandbox listening on ${sandbox.url}
   token:  ${sandbox.token}
   secret: ${sandbox.secret}
   dashboard:  ${sandbox.url}/
-  test cards: ${sandbox.url}/_sandbox/test-cards (also in packages/sandbox/README.md, "Test cards")
+  test cards: ${sandbox.url}/_sandbox/test-cards (also in the README of @pg-checkout/sandbox, "Test cards")
 Ctrl-C stops.`);
 
 const stop = (): void => {
