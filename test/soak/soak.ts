@@ -10,6 +10,7 @@ import { pool, table } from '../bench/lib/pool.js';
 import type { Memory } from '../bench/lib/serve.js';
 import { paymentBody, SOAK_CARDS, type SoakCard } from './cards.js';
 import { reconcile, type Answer } from './reconcile.js';
+import { runStoreFaultPhase } from './store-faults.js';
 
 const PAYMENTS = Number(process.env.SOAK_PAYMENTS ?? 10_000);
 const WARMUP = Number(process.env.SOAK_WARMUP ?? 5_000);
@@ -27,156 +28,184 @@ const lib = (name: string) => fileURLToPath(new URL(`../bench/lib/${name}`, impo
 const started = Date.now();
 const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
 
-const sandbox = await startChild<{ url: string; token: string; secret: string }>(
-  lib('sandbox-child.ts'),
-);
-const app = await startChild<{ url: string }>(lib('app-child.ts'), {
-  APP_MODE: 'express',
-  SANDBOX_URL: sandbox.ready.url,
-  PG_TOKEN: sandbox.ready.token,
-  PG_SECRET: sandbox.ready.secret,
-  CLIENT_TIMEOUT_MS: String(CLIENT_TIMEOUT_MS),
-  RECONCILE_GRACE_MS: String(RECONCILE_GRACE_MS),
-});
+// `SOAK_PHASES=gateway` or `=store` runs one phase alone (both by default).
+const PHASES = new Set((process.env.SOAK_PHASES ?? 'gateway,store').split(','));
+const allViolations: string[] = [];
+const log = (line: string) => console.log(line);
 
-async function setFaults(rate: number): Promise<void> {
-  const response = await fetch(`${sandbox.ready.url}/_sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      rate,
-      kinds: ['timeout', 'reset', '5xx', 'malformed'],
-      holdMs: FAULT_HOLD_MS,
-    }),
-  });
-  if (!response.ok) throw new Error(`sandbox faults: ${response.status} ${await response.text()}`);
-}
-
-async function pay(order: string, card: SoakCard): Promise<Answer> {
-  const response = await fetch(`${app.ready.url}/payments`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: 'https://shop.test', 'x-order': order },
-    body: paymentBody(card),
-  });
-  const text = await response.text();
-  let body: Answer['body'];
-  try {
-    body = JSON.parse(text) as Answer['body'];
-  } catch {
-    body = {
-      success: false,
-      status: 'unparseable',
-      code: `non-JSON answer (${text.length} bytes)`,
-    };
-  }
-  return { http: response.status, body };
-}
-
-const orders = new Map<string, { card: SoakCard; first: Answer; final: Answer }>();
-async function run(prefix: string, count: number): Promise<void> {
-  await pool(CONCURRENCY, count, async (i) => {
-    const order = `${prefix}-${i}`;
-    const card = SOAK_CARDS[i % SOAK_CARDS.length]!;
-    const first = await pay(order, card);
-    orders.set(order, { card, first, final: first });
-  });
-}
-
-try {
-  await run('warm', WARMUP);
-  // Records live in the store for a day by design; expire them so the heap comparison finds leaks.
-  const storeBefore = await app.ask<number>('storeSize');
-  await app.ask<number>('expireStore');
-  const before = await app.ask<Memory>('mem');
-  console.log(`[${seconds()} s] warm-up: ${WARMUP} payments without faults`);
-
-  await setFaults(FAULT_RATE);
-  const loadStart = Date.now();
-  await run('soak', PAYMENTS);
-  const loadSeconds = (Date.now() - loadStart) / 1000;
-  await setFaults(0);
+if (PHASES.has('gateway')) allViolations.push(...(await gatewayPhase()));
+if (PHASES.has('store')) {
   console.log(
-    `[${seconds()} s] load: ${PAYMENTS} payments at concurrency ${CONCURRENCY}, ${FAULT_RATE * 100}% of gateway calls faulted`,
+    `\n[${seconds()} s] store-fault phase: RedisStore on a redis-server killed and restarted empty`,
   );
+  allViolations.push(...(await runStoreFaultPhase(log)).violations);
+}
+console.log(`[${seconds()} s] soak done`);
+if (allViolations.length > 0) {
+  console.log(`${allViolations.length} VIOLATION(S) in all:`);
+  for (const v of allViolations.slice(0, 50)) console.log(`  - ${v}`);
+  process.exitCode = 1;
+} else {
+  console.log('no violation in any phase');
+}
 
-  // Held answers are dropped after FAULT_HOLD_MS, and the last lost creates' grace period must
-  // pass: let both go before asking again.
-  await new Promise((r) => setTimeout(r, Math.max(FAULT_HOLD_MS, RECONCILE_GRACE_MS) + 500));
-  // The shopper retries what failed for want of a gateway answer: it must never charge twice.
-  const retried = [...orders.entries()].filter(([, o]) => o.first.http >= 500);
-  await pool(CONCURRENCY, retried.length, async (i) => {
-    const [order, o] = retried[i]!;
-    o.final = await pay(order, o.card);
+async function gatewayPhase(): Promise<string[]> {
+  const sandbox = await startChild<{ url: string; token: string; secret: string }>(
+    lib('sandbox-child.ts'),
+  );
+  const app = await startChild<{ url: string }>(lib('app-child.ts'), {
+    APP_MODE: 'express',
+    SANDBOX_URL: sandbox.ready.url,
+    PG_TOKEN: sandbox.ready.token,
+    PG_SECRET: sandbox.ready.secret,
+    CLIENT_TIMEOUT_MS: String(CLIENT_TIMEOUT_MS),
+    RECONCILE_GRACE_MS: String(RECONCILE_GRACE_MS),
   });
-  console.log(`[${seconds()} s] retried ${retried.length} payments that ended 502/504`);
 
-  const storeAfter = await app.ask<number>('storeSize');
-  const storeLeft = await app.ask<number>('expireStore');
-  const after = await app.ask<Memory>('mem');
-  const attempts = await app.ask<Record<string, string[]>>('attempts');
-  const gateway = new GatewayClient({
-    token: sandbox.ready.token,
-    secret: sandbox.ready.secret,
-    baseUrl: sandbox.ready.url,
-  });
-  const result = await reconcile(gateway, orders, attempts, CONCURRENCY);
-  const sandboxMem = await sandbox.ask<Memory>('mem');
-  console.log(`[${seconds()} s] reconciled ${orders.size} orders against the sandbox\n`);
-
-  const soakOnly = [...orders.entries()].filter(([k]) => k.startsWith('soak-'));
-  const tally = (pick: (a: Answer) => string) => {
-    const counts = new Map<string, number>();
-    for (const [, o] of soakOnly) counts.set(pick(o.first), (counts.get(pick(o.first)) ?? 0) + 1);
-    return [...counts.entries()].sort((a, b) => b[1] - a[1]);
-  };
-  console.log(`First answers of the ${PAYMENTS} soak payments (HTTP status, state or code):`);
-  table(
-    ['answer', 'payments'],
-    tally((a) => `${a.http} ${a.body.status ?? ''} ${a.body.code ?? ''}`.trim()),
-  );
-  console.log('Final outcome per order after the retries, checked against the sandbox:');
-  table(
-    ['outcome', 'orders'],
-    [...result.outcomes.entries()].sort((a, b) => b[1] - a[1]),
-  );
-  const heapGrowth = after.heapUsedMb - before.heapUsedMb;
-  table(
-    ['figure', 'value'],
-    [
-      [
-        'load phase',
-        `${loadSeconds.toFixed(1)} s (${Math.round(PAYMENTS / loadSeconds)} payments/s)`,
-      ],
-      ['gateway attempts (creates sent)', result.attemptCount],
-      ['sandbox transactions found', result.transactionCount],
-      [
-        'middleware heap after GC, store entries expired: warmed up -> after',
-        `${before.heapUsedMb} MB -> ${after.heapUsedMb} MB (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)} MB)`,
-      ],
-      ['middleware RSS: warmed up -> after', `${before.rssMb} MB -> ${after.rssMb} MB`],
-      [
-        'middleware store entries: warmed up -> after (left once expired)',
-        `${storeBefore} -> ${storeAfter} (${storeLeft})`,
-      ],
-      ['sandbox heap / RSS after', `${sandboxMem.heapUsedMb} MB / ${sandboxMem.rssMb} MB`],
-      ['total wall time', `${seconds()} s`],
-    ],
-  );
-  const violations = [...result.violations];
-  if (heapGrowth > HEAP_GROWTH_LIMIT_MB)
-    violations.push(
-      `middleware heap grew ${heapGrowth.toFixed(1)} MB (limit ${HEAP_GROWTH_LIMIT_MB} MB)`,
-    );
-  if (violations.length > 0) {
-    console.log(`${violations.length} VIOLATION(S):`);
-    for (const v of violations.slice(0, 50)) console.log(`  - ${v}`);
-    process.exitCode = 1;
-  } else {
-    console.log(
-      'no violation: every payment accounted for once, none charged twice, no 5xx but gateway faults, heap flat',
-    );
+  async function setFaults(rate: number): Promise<void> {
+    const response = await fetch(`${sandbox.ready.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        rate,
+        kinds: ['timeout', 'reset', '5xx', 'malformed'],
+        holdMs: FAULT_HOLD_MS,
+      }),
+    });
+    if (!response.ok)
+      throw new Error(`sandbox faults: ${response.status} ${await response.text()}`);
   }
-} finally {
-  await app.close();
-  await sandbox.close();
+
+  async function pay(order: string, card: SoakCard): Promise<Answer> {
+    const response = await fetch(`${app.ready.url}/payments`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: 'https://shop.test',
+        'x-order': order,
+      },
+      body: paymentBody(card),
+    });
+    const text = await response.text();
+    let body: Answer['body'];
+    try {
+      body = JSON.parse(text) as Answer['body'];
+    } catch {
+      body = {
+        success: false,
+        status: 'unparseable',
+        code: `non-JSON answer (${text.length} bytes)`,
+      };
+    }
+    return { http: response.status, body };
+  }
+
+  const orders = new Map<string, { card: SoakCard; first: Answer; final: Answer }>();
+  async function run(prefix: string, count: number): Promise<void> {
+    await pool(CONCURRENCY, count, async (i) => {
+      const order = `${prefix}-${i}`;
+      const card = SOAK_CARDS[i % SOAK_CARDS.length]!;
+      const first = await pay(order, card);
+      orders.set(order, { card, first, final: first });
+    });
+  }
+
+  try {
+    await run('warm', WARMUP);
+    // Records live in the store for a day by design; expire them so the heap comparison finds leaks.
+    const storeBefore = await app.ask<number>('storeSize');
+    await app.ask<number>('expireStore');
+    const before = await app.ask<Memory>('mem');
+    console.log(`[${seconds()} s] warm-up: ${WARMUP} payments without faults`);
+
+    await setFaults(FAULT_RATE);
+    const loadStart = Date.now();
+    await run('soak', PAYMENTS);
+    const loadSeconds = (Date.now() - loadStart) / 1000;
+    await setFaults(0);
+    console.log(
+      `[${seconds()} s] load: ${PAYMENTS} payments at concurrency ${CONCURRENCY}, ${FAULT_RATE * 100}% of gateway calls faulted`,
+    );
+
+    // Held answers are dropped after FAULT_HOLD_MS, and the last lost creates' grace period must
+    // pass: let both go before asking again.
+    await new Promise((r) => setTimeout(r, Math.max(FAULT_HOLD_MS, RECONCILE_GRACE_MS) + 500));
+    // The shopper retries what failed for want of a gateway answer: it must never charge twice.
+    const retried = [...orders.entries()].filter(([, o]) => o.first.http >= 500);
+    await pool(CONCURRENCY, retried.length, async (i) => {
+      const [order, o] = retried[i]!;
+      o.final = await pay(order, o.card);
+    });
+    console.log(`[${seconds()} s] retried ${retried.length} payments that ended 502/504`);
+
+    const storeAfter = await app.ask<number>('storeSize');
+    const storeLeft = await app.ask<number>('expireStore');
+    const after = await app.ask<Memory>('mem');
+    const attempts = await app.ask<Record<string, string[]>>('attempts');
+    const gateway = new GatewayClient({
+      token: sandbox.ready.token,
+      secret: sandbox.ready.secret,
+      baseUrl: sandbox.ready.url,
+    });
+    const result = await reconcile(gateway, orders, attempts, CONCURRENCY);
+    const sandboxMem = await sandbox.ask<Memory>('mem');
+    console.log(`[${seconds()} s] reconciled ${orders.size} orders against the sandbox\n`);
+
+    const soakOnly = [...orders.entries()].filter(([k]) => k.startsWith('soak-'));
+    const tally = (pick: (a: Answer) => string) => {
+      const counts = new Map<string, number>();
+      for (const [, o] of soakOnly) counts.set(pick(o.first), (counts.get(pick(o.first)) ?? 0) + 1);
+      return [...counts.entries()].sort((a, b) => b[1] - a[1]);
+    };
+    console.log(`First answers of the ${PAYMENTS} soak payments (HTTP status, state or code):`);
+    table(
+      ['answer', 'payments'],
+      tally((a) => `${a.http} ${a.body.status ?? ''} ${a.body.code ?? ''}`.trim()),
+    );
+    console.log('Final outcome per order after the retries, checked against the sandbox:');
+    table(
+      ['outcome', 'orders'],
+      [...result.outcomes.entries()].sort((a, b) => b[1] - a[1]),
+    );
+    const heapGrowth = after.heapUsedMb - before.heapUsedMb;
+    table(
+      ['figure', 'value'],
+      [
+        [
+          'load phase',
+          `${loadSeconds.toFixed(1)} s (${Math.round(PAYMENTS / loadSeconds)} payments/s)`,
+        ],
+        ['gateway attempts (creates sent)', result.attemptCount],
+        ['sandbox transactions found', result.transactionCount],
+        [
+          'middleware heap after GC, store entries expired: warmed up -> after',
+          `${before.heapUsedMb} MB -> ${after.heapUsedMb} MB (${heapGrowth >= 0 ? '+' : ''}${heapGrowth.toFixed(1)} MB)`,
+        ],
+        ['middleware RSS: warmed up -> after', `${before.rssMb} MB -> ${after.rssMb} MB`],
+        [
+          'middleware store entries: warmed up -> after (left once expired)',
+          `${storeBefore} -> ${storeAfter} (${storeLeft})`,
+        ],
+        ['sandbox heap / RSS after', `${sandboxMem.heapUsedMb} MB / ${sandboxMem.rssMb} MB`],
+        ['total wall time', `${seconds()} s`],
+      ],
+    );
+    const violations = [...result.violations];
+    if (heapGrowth > HEAP_GROWTH_LIMIT_MB)
+      violations.push(
+        `middleware heap grew ${heapGrowth.toFixed(1)} MB (limit ${HEAP_GROWTH_LIMIT_MB} MB)`,
+      );
+    if (violations.length > 0) {
+      console.log(`${violations.length} VIOLATION(S):`);
+      for (const v of violations.slice(0, 50)) console.log(`  - ${v}`);
+    } else {
+      console.log(
+        'no violation: every payment accounted for once, none charged twice, no 5xx but gateway faults, heap flat',
+      );
+    }
+    return violations;
+  } finally {
+    await app.close();
+    await sandbox.close();
+  }
 }

@@ -1,0 +1,132 @@
+/**
+ * The store-fault phase's app, in its own process: createCheckout on a RedisStore whose Redis the
+ * parent kills and restarts empty. Every gateway call that can move money (create, Step 2
+ * confirm, 3-D Secure confirm) is tapped on the wire with the id of the shopper's request that
+ * caused it (header `x-soak-req`), so the parent can tell which request charged what.
+ *
+ * The gateway gets a small random latency on both legs (the tap waits before sending and before
+ * handing back the answer), so Redis dies while the gateway handles a call, not only between calls.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { Redis } from 'ioredis';
+import { GatewayClient } from '@pg-checkout/node';
+import { createCheckout, RedisStore } from '@pg-checkout/express';
+import { serveCommands } from '../bench/lib/serve.js';
+
+export const PAGE_ORIGIN = 'https://shop.test';
+export const AMOUNT = 10_000;
+
+/** One money-moving gateway call, as sent and as answered. */
+export interface GatewayCall {
+  /** `x-soak-req` of the browser or bank request that made it ('' when none). */
+  req: string;
+  kind: 'create' | 'step2' | 'confirm';
+  /** Merchant reference (create) or gateway reference (confirms). */
+  ref: string;
+  sentAt: number;
+  /** HTTP status of the gateway's answer, or 0 when none came. */
+  status: number;
+  /** The answer's originalErrorCode, when it had one (fin094: duplicate reference). */
+  originalErrorCode?: string;
+}
+
+const als = new AsyncLocalStorage<string>();
+const calls: GatewayCall[] = [];
+const latency = (max: number) => new Promise((r) => setTimeout(r, Math.random() * max));
+const LATENCY_MS = Number(process.env.GATEWAY_LATENCY_MS ?? 40);
+let storeErrors = 0;
+
+const tapped: typeof fetch = async (input, init) => {
+  const url = new URL(String(input));
+  let call: GatewayCall | undefined;
+  const base = { req: als.getStore() ?? '', sentAt: Date.now(), status: 0 };
+  let m: RegExpExecArray | null;
+  if (url.pathname.endsWith('/payment/create') && typeof init?.body === 'string') {
+    const ref = (JSON.parse(init.body) as { transaction?: { reference?: string } }).transaction
+      ?.reference;
+    call = { ...base, kind: 'create', ref: ref ?? '' };
+  } else if ((m = /\/payment\/3dsv2\/([^/]+)\/confirm$/.exec(url.pathname))) {
+    call = { ...base, kind: 'step2', ref: decodeURIComponent(m[1]!) };
+  } else if ((m = /\/payment\/([^/]+)\/confirm$/.exec(url.pathname))) {
+    call = { ...base, kind: 'confirm', ref: decodeURIComponent(m[1]!) };
+  }
+  if (call) calls.push(call);
+  await latency(LATENCY_MS / 2);
+  const response = await fetch(input, init);
+  if (!call) return response;
+  const text = await response.text();
+  call.status = response.status;
+  const code = /"originalErrorCode"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+  if (code) call.originalErrorCode = code;
+  await latency(LATENCY_MS);
+  const headers = new Headers(response.headers);
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  return new Response(text, { status: response.status, statusText: response.statusText, headers });
+};
+
+// Fail fast while Redis is down (no offline queue, one retry), reconnect every 50 ms once it is back.
+const redis = new Redis({
+  host: '127.0.0.1',
+  port: Number(process.env.REDIS_PORT),
+  maxRetriesPerRequest: 1,
+  enableOfflineQueue: false,
+  connectTimeout: 500,
+  commandTimeout: 1_000,
+  retryStrategy: () => 50,
+});
+redis.on('error', () => {
+  storeErrors += 1;
+});
+
+const app = express();
+// Bodies are read before the request's id is bound (a stream's events would lose it); the
+// middleware leaves a body another parser read as it is, as it does for merchants who parse globally.
+app.use(express.json({ limit: '64kb' }));
+app.use(express.urlencoded({ extended: false, limit: '64kb' }));
+app.use((req, _res, next) => als.run(String(req.headers['x-soak-req'] ?? ''), next));
+const mounted: { router?: express.Router } = {};
+app.use('/checkout', (req, res, next) => mounted.router!(req, res, next));
+const server = await new Promise<Server>((resolve) => {
+  const s = app.listen(0, '127.0.0.1', () => resolve(s));
+});
+server.keepAliveTimeout = 30_000;
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/checkout`;
+
+mounted.router = createCheckout({
+  gateway: new GatewayClient({
+    token: process.env.PG_TOKEN!,
+    secret: process.env.PG_SECRET!,
+    baseUrl: process.env.SANDBOX_URL!,
+    timeoutMs: Number(process.env.CLIENT_TIMEOUT_MS ?? 5_000),
+    fetch: tapped,
+  }),
+  webhookSecret: process.env.PG_SECRET!,
+  publicUrl: url,
+  allowedOrigins: [PAGE_ORIGIN],
+  rateLimit: false,
+  store: new RedisStore({ client: redis }),
+  resolveOrder: (req) => ({
+    amount: AMOUNT,
+    currency: 'ZAR',
+    reference: String(req.headers['x-order']),
+  }),
+  logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  reconcileGraceMs: Number(process.env.RECONCILE_GRACE_MS ?? 3_000),
+});
+
+serveCommands(
+  { url },
+  {
+    calls: () => calls,
+    storeErrors: () => storeErrors,
+  },
+  async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    redis.disconnect();
+  },
+);
