@@ -1,11 +1,15 @@
 // Builds dist/: ESM per source file (one entry per element, class files without side effects), the
-// declarations, one minified IIFE for a script tag (lit inside) and custom-elements.json.
+// declarations, one minified IIFE for a script tag (lit inside), custom-elements.json and, from it, the
+// frameworks' JSX typings (dist/jsx/). CommonJS dependencies are bundled into dist/vendor/ as ESM, so
+// the package is ESM only (Angular and Vite warn about CommonJS).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { writeJsxTypes } from './jsx-types.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'src');
@@ -26,6 +30,24 @@ function sources(dir) {
 
 const tsconfig = join(root, 'tsconfig.json');
 
+// Dependencies published as CommonJS only: bundled into dist/vendor/<name>.js with their licence.
+const COMMONJS = ['credit-card-type'];
+
+async function vendor(name) {
+  const packageDir = dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+  const { version, license } = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+  const notice = readFileSync(join(packageDir, 'LICENSE'), 'utf8').trim();
+  await build({
+    entryPoints: [name],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    outfile: join(dist, 'vendor', `${name}.js`),
+    banner: { js: `/*! ${name} ${version} (${license}), bundled as ESM\n${notice}\n*/` },
+    logLevel: 'warning',
+  });
+}
+
 async function buildIife() {
   const result = await build({
     entryPoints: [join(src, 'index.ts')],
@@ -41,7 +63,6 @@ async function buildIife() {
     logLevel: 'warning',
   });
   const bytes = Object.values(result.metafile.outputs)[0].bytes;
-  const { readFileSync } = await import('node:fs');
   const gzipped = gzipSync(readFileSync(iifeFile), { level: 9 }).length;
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   console.log(
@@ -55,7 +76,7 @@ async function buildIife() {
 
 if (!sizeOnly) {
   rmSync(dist, { recursive: true, force: true });
-  await build({
+  const modules = await build({
     entryPoints: sources(src),
     outdir: dist,
     outbase: src,
@@ -63,26 +84,36 @@ if (!sizeOnly) {
     target: 'es2022',
     tsconfig,
     logLevel: 'warning',
+    write: false,
   });
-  console.log(`dist/: ${sources(src).length} ESM modules`);
+  for (const file of modules.outputFiles) {
+    let text = file.text;
+    for (const name of COMMONJS) {
+      const vendored = relative(dirname(file.path), join(dist, 'vendor', `${name}.js`));
+      text = text.replaceAll(
+        `from "${name}"`,
+        `from "${vendored.startsWith('.') ? '' : './'}${vendored}"`,
+      );
+    }
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, text);
+  }
+  for (const name of COMMONJS) await vendor(name);
+  console.log(`dist/: ${sources(src).length} ESM modules, ${COMMONJS.join(', ')} vendored as ESM`);
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   console.log('dist/: declarations');
   execFileSync(
     'npx',
     [
       'cem',
-      'analyze',
-      '--litelement',
-      '--globs',
-      'src/components/*/*.component.ts',
-      'src/internal/three-ds-element.ts',
-      '--outdir',
-      '.',
+      'analyze', // custom-elements-manifest.config.mjs: globs, and module paths into dist/
     ],
     { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   console.log(
     `${relative(process.cwd(), join(root, 'custom-elements.json')) || 'custom-elements.json'}: written`,
   );
+  const jsx = writeJsxTypes(root);
+  console.log(`dist/jsx/: ${jsx.files.join(', ')} typings for ${jsx.elements.join(', ')}`);
 }
 await buildIife();

@@ -2,6 +2,8 @@ import { defineElement } from '../../define.js';
 import { Pg3dsV1 } from './3ds-v1.component.js';
 
 export { Pg3dsV1 } from './3ds-v1.component.js';
+// Event types and their GlobalEventHandlersEventMap entries load with this entry, not only the root.
+export type * from '../../events/index.js';
 
 defineElement('pg-3ds-v1', Pg3dsV1);
 

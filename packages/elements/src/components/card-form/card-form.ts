@@ -2,6 +2,8 @@ import { defineElement } from '../../define.js';
 import { PgCardForm } from './card-form.component.js';
 
 export { PgCardForm } from './card-form.component.js';
+// Event types and their GlobalEventHandlersEventMap entries load with this entry, not only the root.
+export type * from '../../events/index.js';
 
 defineElement('pg-card-form', PgCardForm);
 

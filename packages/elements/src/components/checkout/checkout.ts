@@ -5,6 +5,8 @@ import { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
 import { PgCheckout } from './checkout.component.js';
 
 export { PgCheckout } from './checkout.component.js';
+// Event types and their GlobalEventHandlersEventMap entries load with this entry, not only the root.
+export type * from '../../events/index.js';
 
 // The drop-in renders the other three, so defining it defines them.
 defineElement('pg-card-form', PgCardForm);
