@@ -10,11 +10,18 @@ export type CheckoutErrorCode =
   | 'forbidden_origin'
   | 'not_found'
   | 'conflict'
+  | 'already_paid'
   | 'method_not_enabled'
+  | 'not_signed_in'
+  | 'forbidden'
   | 'gateway_unavailable'
   | 'gateway_timeout'
   | 'service_busy'
+  | 'store_unavailable'
+  | 'temporarily_unavailable'
   | 'webhook_invalid'
+  | 'webhook_not_configured'
+  | 'webhook_handler_failed'
   | 'internal_error';
 
 /**

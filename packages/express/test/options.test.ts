@@ -19,16 +19,16 @@ describe('createCheckout options', () => {
       typeof createCheckout({
         ...base(),
         gateway: new FakeGateway(),
-        sessionSecret: 'a-session-secret-of-32-characters!',
+        webhookSecret: 'whsec',
       }),
       'function',
     );
   });
 
-  it('needs a key for client secrets when given a client, and a long enough one', () => {
+  it('needs webhookSecret with a client (webhooks would answer 503 otherwise), and a long enough sessionSecret', () => {
     assert.throws(
       build({ gateway: new FakeGateway() }),
-      /`sessionSecret` \(or `webhookSecret`\) is required/,
+      /`webhookSecret` is required when `gateway` is a client/,
     );
     assert.throws(
       build({ sessionSecret: 'short' }),

@@ -57,6 +57,18 @@ describe('hosted, redirect and EFT starts', () => {
     }
   });
 
+  it('a request the gateway refuses as malformed is a 400 naming the field, not "unavailable"', async () => {
+    const { status, body } = await app.call(
+      'POST',
+      '/redirect',
+      {},
+      { headers: { 'x-currency': 'USD' } },
+    );
+    assert.equal(status, 400);
+    assert.equal(body.code, 'invalid_request');
+    assert.match(body.message, /consumer\.consumerAddress/);
+  });
+
   it('the hosted page is for non-ZAR orders only', async () => {
     const zar = await app.call('POST', '/hosted', {});
     assert.equal(zar.status, 400);

@@ -8,6 +8,7 @@ import {
   startSandboxApp,
   type Answer,
   type SandboxApp,
+  bankAnswer,
 } from './helpers/sandbox-app.js';
 
 let app: SandboxApp;
@@ -21,6 +22,11 @@ const store: CheckoutStore = {
   setIfAbsent: (key, value, ttl) => (stored.push(value), inner.setIfAbsent(key, value, ttl)),
   delete: (key) => inner.delete(key),
   increment: (key, ttl) => inner.increment(key, ttl),
+  lockAndGet: (lock, ttl, key) => inner.lockAndGet(lock, ttl, key),
+  writeAll: (ops) => (
+    ops.forEach((op) => 'value' in op && stored.push(op.value)),
+    inner.writeAll(ops)
+  ),
 };
 const capture = (level: string) => (message: string, fields?: Record<string, unknown>) =>
   void logLines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
@@ -171,7 +177,7 @@ describe('every sandbox test card through the middleware', () => {
     const threeDS = created.body.threeDS;
     const page = await completeChallenge(threeDS, '1234');
     assert.equal(page.status, 200);
-    assert.match(page.url, /\/checkout\/3ds\/[A-Za-z0-9_-]{32}\/callback$/);
+    assert.match(page.url, /\/checkout\/3ds\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\/callback$/);
     const replay = await fetch(page.url, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -182,6 +188,33 @@ describe('every sandbox test card through the middleware', () => {
     });
     assert.equal(replay.status, 200);
     assert.equal((await app.get(`/payments/${created.body.reference}`)).body.status, 'approved');
+  });
+
+  it('another payment’s genuine cres, or junk, posted to a callback leaves the payment waiting for its own', async () => {
+    const a = await app.post('/payments', body('4000000000003055', 'visa'));
+    const b = await app.post('/payments', body('4000000000003055', 'visa'));
+    const hopA = await bankAnswer(a.body.threeDS, '1234');
+    const hopB = await bankAnswer(b.body.threeDS, '1234');
+    const post = (url: string, fields: Record<string, string>) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      });
+    for (const cres of [hopB.fields.cres!, 'junk', `${hopA.fields.cres!}x`]) {
+      const foreign = await post(hopA.action, { ...hopA.fields, cres });
+      assert.equal(foreign.status, 400);
+      assert.match(await foreign.text(), /could not be used/);
+      assert.equal((await app.record(a.body.reference)).status, 'THREE_D_SECURE');
+      assert.equal((await app.get(`/payments/${a.body.reference}`)).body.status, 'authenticating');
+    }
+    const genuine = await post(hopA.action, hopA.fields);
+    assert.equal(genuine.status, 200);
+    assert.equal((await app.get(`/payments/${a.body.reference}`)).body.status, 'approved');
+    assert.equal((await app.record(a.body.reference)).status, 'SETTLED');
+    // B's own proof, used above as a forgery, still pays B.
+    assert.equal((await post(hopB.action, hopB.fields)).status, 200);
+    assert.equal((await app.record(b.body.reference)).status, 'SETTLED');
   });
 
   it('no card number or CVV reached a log line or the store during all of the above', () => {

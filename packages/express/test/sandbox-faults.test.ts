@@ -85,8 +85,26 @@ describe('gateway faults on create, through the sandbox', () => {
     );
   });
 
+  it('a fresh order while lookups fail: refused before anything is sent, "nothing was charged"', async () => {
+    const order = `fault-fresh-${Date.now()}`;
+    await withFaults({ kinds: ['reset'], holdMs: 1_500 }, async () => {
+      const first = await app.post('/payments', visa, { 'x-order': order });
+      assert.equal(first.status, 503);
+      assert.match(first.body.message, /Nothing was charged/);
+    });
+    assert.deepEqual(await app.attempts(order), []);
+  });
+
   it('lookups failing too: the outcome stays unknown and no second payment is made until it is known', async () => {
     const order = `fault-dark-${Date.now()}`;
+    // An abandoned challenge first, so the order's ledger is in the store (a fresh order is read
+    // from the gateway first, and with lookups failing it is refused before anything is sent).
+    const abandoned = await app.post(
+      '/payments',
+      { ...visa, card: { ...visa.card, number: '4000000000003055' } },
+      { 'x-order': order },
+    );
+    assert.equal(abandoned.body.status, 'authenticating');
     await withFaults({ kinds: ['reset'], holdMs: 1_500 }, async () => {
       const first = await app.post('/payments', visa, { 'x-order': order });
       assert.equal(first.status, 504);
@@ -96,8 +114,10 @@ describe('gateway faults on create, through the sandbox', () => {
     const known = await app.post('/payments', visa, { 'x-order': order });
     assert.equal(known.body.status, 'approved');
     assert.deepEqual(
-      (await app.attempts(order)).map((a) => a.status),
-      ['SETTLED'],
+      (await app.attempts(order))
+        .map((a) => `${a.merchantReference.slice(order.length)} ${a.status}`)
+        .sort(),
+      ['-1 THREE_D_SECURE', '-2 SETTLED'],
     );
   });
 });

@@ -75,16 +75,18 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
   ) {
     return { kind: 'outcome_unknown' };
   }
-  if (names.has('SignatureError') || names.has('InvalidRequestError'))
-    return { kind: 'misconfigured' };
+  // Our own client refused to send it (a field breaks the gateway's rules): nothing was sent.
+  if (names.has('InvalidRequestError'))
+    return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
+  if (names.has('SignatureError')) return { kind: 'misconfigured' };
   if (names.has('GatewayError')) {
     if (typeof e.statusCode === 'number' && e.statusCode >= 500) return { kind: 'outcome_unknown' };
     if (e.code === 3) return { kind: 'authentication_failed', message, originalErrorCode };
     // fin030 is the processor's "format error": a refused request, not a decided payment.
     if (originalErrorCode === 'fin030')
       return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
-    if (typeof e.code === 'number')
-      return { kind: 'declined', message, code: e.code, originalErrorCode };
+    // Other codes (19: no payment page; 1 or 7 as failures) are not declines of a card.
+    if (e.code === -1) return { kind: 'declined', message, code: -1, originalErrorCode };
     return { kind: 'unavailable' };
   }
   return { kind: 'not_gateway' };

@@ -37,16 +37,46 @@ function mediaType(header: string): { essence: string; charset?: string } {
  * Reads an `application/json` body of at most `limit` bytes into `req.body`: objects and arrays
  * only, UTF-8, not compressed (browsers never compress what they post). What the components send is
  * small and always this, so this does in one pass what a general body parser does in several.
- * A body another parser already read is left as it is; other content types leave `req.body` unset, and the route's schema says what is missing.
+ * A body another parser already read is left as it is; a body of another content type is 415.
  */
+/**
+ * A JSON body the merchant's app read as text or bytes (`express.text()`, `express.raw()`) is parsed
+ * here; an object (`express.json()`) is used as it is. Returns the error to pass on, if any.
+ */
+function preRead(req: Request): CheckoutError | undefined {
+  const body: unknown = req.body;
+  if (typeof body !== 'string' && !Buffer.isBuffer(body)) return undefined;
+  if (mediaType(req.headers['content-type'] ?? '').essence !== 'application/json')
+    return new CheckoutError(
+      415,
+      'unsupported_media_type',
+      'Send the request body as application/json.',
+    );
+  try {
+    const parsed: unknown = JSON.parse(body.toString());
+    if (typeof parsed !== 'object' || parsed === null) return invalidJson();
+    req.body = parsed;
+    return undefined;
+  } catch {
+    return invalidJson();
+  }
+}
+
 export function jsonBody(limit: number): RequestHandler {
   return (req, _res, next) => {
     const holder = req as Request & { _body?: boolean };
     const type = req.headers['content-type'];
     // Already read by a parser of the merchant's app: body-parser 1 marks `_body`, 2 leaves the stream ended.
-    if (holder._body || req.readableEnded || !type) return next();
+    if (holder._body || req.readableEnded || !type) return next(preRead(req));
     const { essence, charset } = mediaType(type);
-    if (essence !== 'application/json') return next();
+    if (essence !== 'application/json')
+      return next(
+        new CheckoutError(
+          415,
+          'unsupported_media_type',
+          'Send the request body as application/json.',
+        ),
+      );
     if (charset && charset !== 'utf-8' && charset !== 'utf8')
       return next(
         new CheckoutError(

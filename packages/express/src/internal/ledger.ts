@@ -165,13 +165,24 @@ export async function withOrder<T>(
     if (stored) await release(ctx, keys.lock);
     throw error;
   }
-  const before = JSON.stringify(ledger);
+  // A ledger the store did not have counts as unchanged while it holds only decided attempts:
+  // the gateway's lookups give it back as it is, so a paid order costs no ledger write.
+  const before = raw ?? JSON.stringify({ attempts: {} });
   try {
     return await work({ ledger, stored });
   } finally {
-    if (stored) await finish(ctx, order, ledger, before);
+    if (stored)
+      await finish(
+        ctx,
+        order,
+        ledger,
+        raw === undefined && decided(ledger) ? JSON.stringify(ledger) : before,
+      );
   }
 }
+
+const decided = (ledger: Ledger) =>
+  Object.values(ledger.attempts).every((a) => a.status === 'paid' || a.status === 'failed');
 
 const FINISH_RETRY_MS = [100, 400, 1_500, 5_000, 15_000];
 

@@ -194,9 +194,9 @@ export function validateOptions(options: unknown): CheckoutOptions {
       }
     }
   }
-  if (!result.sessionSecret && !result.webhookSecret && 'payments' in result.gateway) {
+  if (!result.webhookSecret && 'payments' in result.gateway) {
     throw new TypeError(
-      'createCheckout: `sessionSecret` (or `webhookSecret`) is required when `gateway` is a client: it keys the secrets that prove which browser owns a payment',
+      'createCheckout: `webhookSecret` is required when `gateway` is a client (it checks the gateway’s webhooks; with credentials it is `gateway.secret`)',
     );
   }
   const methods = result.methods ?? ['card'];

@@ -43,18 +43,20 @@ let orderCounter = 1000;
 export async function startApp(
   overrides: Partial<CheckoutOptions> = {},
   gateway = new FakeGateway(),
-  setup: { parseJsonFirst?: boolean } = {},
+  setup: { parseJsonFirst?: boolean; parsers?: express.RequestHandler[] } = {},
 ): Promise<TestApp> {
   const app = express();
   app.set('trust proxy', 'loopback');
   // A merchant app that parses JSON itself before mounting the checkout.
   if (setup.parseJsonFirst) app.use(express.json());
+  for (const parser of setup.parsers ?? []) app.use(parser);
   const logs: unknown[] = [];
   app.use(
     '/checkout',
     createCheckout({
       gateway,
       sessionSecret: SESSION_SECRET,
+      webhookSecret: 'whsec-test-default',
       publicUrl: 'https://shop.test/checkout',
       allowedOrigins: [SHOP_ORIGIN],
       // Each request is its own order unless a test pins one with x-test-order.

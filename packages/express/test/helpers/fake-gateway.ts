@@ -289,6 +289,12 @@ export class FakeGateway implements CheckoutGateway {
       currency: string;
     };
     this.#refuseDuplicate(transaction.reference);
+    const consumer = request.consumer as { consumerAddress?: unknown } | undefined;
+    if (kind === 'redirect' && transaction.currency !== 'ZAR' && !consumer?.consumerAddress)
+      throw new RequestRejectedError('consumer.consumerAddress is required for non-ZAR payments', {
+        code: -1,
+        originalErrorCode: 'fin030',
+      });
     const reference = `pg-${randomUUID()}`;
     this.txns.set(reference, {
       reference,

@@ -41,13 +41,18 @@ import { CreatePaymentBody, parseBody, parseOrder } from '../schemas.js';
 import { jsonBody } from '../json-body.js';
 import { findSavedCard, registerCard, settleSavedCard, shopperOf } from '../saved-cards.js';
 
-const TIMEOUT_STATE: PaymentState = {
+const timedOut = (message: string): PaymentState => ({
   success: false,
   status: 'failed',
-  message:
-    'The payment service did not answer in time. Please wait a moment before trying again; you will not be charged twice.',
+  message,
   code: 'gateway_timeout',
-};
+});
+const TIMEOUT_STATE = timedOut(
+  'The payment service did not answer in time. Please wait a moment before trying again; you will not be charged twice.',
+);
+
+const NOT_CHARGED_TIMEOUT =
+  'The payment service did not answer in time and your card was not charged. Please try again.';
 
 const APPROVED = 'Payment approved.';
 /** A double click waits for the first click's answer instead of failing with 409. */
@@ -257,11 +262,7 @@ async function settleLostCreate(
     // The gateway says it never got it (and the merchant set no grace): the number is used again,
     // so a late arrival of this create is refused as a duplicate.
     delete ledger.attempts[n];
-    return {
-      ...TIMEOUT_STATE,
-      message:
-        'The payment service did not answer in time and your card was not charged. Please try again.',
-    };
+    return timedOut(NOT_CHARGED_TIMEOUT);
   }
   const reference = result.record.reference;
   attempt.reference = reference;

@@ -86,7 +86,7 @@ export function threeDSRoutes(ctx: Context): Router {
     })
       .then((result) => {
         if (result.kind === 'rejected') sendPage(res, 400, 'rejected', result);
-        else if (result.kind === 'waiting') sendPage(res, 202, 'checking', result);
+        else if (result.kind === 'waiting') sendPage(res, 200, 'checking', result);
         else sendPage(res, 200, 'done', result);
       })
       .catch((error: unknown) => {

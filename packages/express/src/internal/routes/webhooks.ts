@@ -53,10 +53,21 @@ async function lookupNotified(
   return undefined;
 }
 
+/**
+ * The body as text, however the merchant's app read it first: raw (ours, or `express.raw`), a
+ * string (`express.text`), or an object (`express.json`). The hashes cover only the reference or
+ * payout id, so a re-serialized object verifies exactly as its original bytes would.
+ */
+function rawOf(body: unknown): Buffer | string {
+  if (Buffer.isBuffer(body) || typeof body === 'string') return body;
+  if (body && typeof body === 'object' && Object.keys(body).length > 0) return JSON.stringify(body);
+  return Buffer.alloc(0);
+}
+
 type Verified =
   { type: 'payment'; payload: PaymentNotification } | { type: 'payout'; payload: PayoutWebhook };
 
-function verify(type: WebhookEvent['type'], body: Buffer, secret: string): Verified {
+function verify(type: WebhookEvent['type'], body: Buffer | string, secret: string): Verified {
   return type === 'payment'
     ? { type, payload: verifyPaymentNotification(body, secret) }
     : { type, payload: verifyPayoutWebhook(body, secret) };
@@ -76,11 +87,7 @@ export function webhookRoutes(ctx: Context): Router {
       }
       let verified: Verified;
       try {
-        verified = verify(
-          type,
-          Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
-          ctx.webhookSecret,
-        );
+        verified = verify(type, rawOf(req.body), ctx.webhookSecret);
       } catch (error) {
         if (!(error instanceof WebhookVerificationError)) throw error;
         ctx.logger.warn('webhook refused', { type, reason: error.reason });
