@@ -48,6 +48,20 @@ function ownsPayment(req, reference) {
 const page = (body) =>
   `<!doctype html><html lang="en"><head><title>bank</title></head><body>${body}</body></html>`;
 
+/**
+ * A bank page that waits for the shopper, like the sandbox's: a code field it focuses when its window gets
+ * focus, and a button. It tells the parent where focus went and how much was typed (never what), so tests
+ * can check what the keyboard reaches inside a cross-origin frame.
+ */
+const holdPage =
+  '<p>waiting for the shopper</p><label for="otp">Code</label><input id="otp"><button id="go">Submit</button>' +
+  "<script>var i=document.getElementById('otp');var tell=function(m){parent.postMessage(Object.assign({source:'mock-bank'},m),'*')};" +
+  "addEventListener('focus',function(){if(document.activeElement===document.body)i.focus()});" +
+  "i.addEventListener('focus',function(){tell({type:'focus',id:'otp'})});" +
+  "document.getElementById('go').addEventListener('focus',function(){tell({type:'focus',id:'go'})});" +
+  "i.addEventListener('input',function(){tell({type:'input',length:i.value.length})});" +
+  "addEventListener('keydown',function(e){if(e.key==='Escape')tell({type:'escape'})});</script>";
+
 export async function startMockBackend() {
   const payments = new Map();
   const sessions = new Map();
@@ -123,7 +137,7 @@ export async function startMockBackend() {
   // The bank: answers by itself unless the card holds.
   const acsPage = (p, action, field) =>
     p.card.outcome === 'hold'
-      ? page('<p>waiting for the shopper</p>')
+      ? page(holdPage)
       : page(
           `<form method="post" action="${action}"><input type="hidden" name="${field}" value="ok-${p.session}"><input type="hidden" name="threeDSSessionData" value="${p.session}"><input type="hidden" name="MD" value="${p.session}"></form><script>document.forms[0].submit()</script>`,
         );

@@ -57,3 +57,12 @@ export function formatExpiry(raw: string, caret: number = raw.length): Formatted
   if (count === 2 && digits.length > 2) position = 2;
   return { display, value: digits, caret: Math.min(position, display.length) };
 }
+
+/** Regroups the digits left after a delete as `MM / YY…`, without the typing rules (no leading zero added). */
+export function regroupExpiry(raw: string, caret: number): Formatted {
+  const digits = digitsOnly(raw).slice(0, 6);
+  const display = digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
+  const count = Math.min(digitsOnly(raw.slice(0, caret)).length, digits.length);
+  const position = count <= 2 ? count : count + 3;
+  return { display, value: digits, caret: Math.min(position, display.length) };
+}

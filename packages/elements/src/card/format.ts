@@ -47,3 +47,24 @@ export function formatCvv(raw: string, max: number): Formatted {
   const value = digitsOnly(raw).slice(0, max);
   return { display: value, value, caret: value.length };
 }
+
+/**
+ * A delete that removed only a separator (the digits are the same as before) removes the digit beside it
+ * instead, so Backspace and Delete step over the spaces and slashes the formatting put there.
+ * Returns the raw text and caret to format.
+ */
+export function stepOverSeparator(
+  raw: string,
+  caret: number,
+  previousDigits: string,
+  inputType: string | undefined,
+): { raw: string; caret: number } {
+  if (digitsOnly(raw) !== previousDigits) return { raw, caret };
+  const before = digitsOnly(raw.slice(0, caret));
+  const after = digitsOnly(raw.slice(caret));
+  if (inputType === 'deleteContentBackward' && before.length > 0)
+    return { raw: before.slice(0, -1) + after, caret: before.length - 1 };
+  if (inputType === 'deleteContentForward' && after.length > 0)
+    return { raw: before + after.slice(1), caret: before.length };
+  return { raw, caret };
+}

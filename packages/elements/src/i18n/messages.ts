@@ -10,11 +10,12 @@ export interface Messages {
   pay: string;
   payAmount: string;
   processing: string;
+  payProcessing: string;
   saveCard: string;
   savedCards: string;
   savedCard: string;
   newCard: string;
-  brandUnknown: string;
+  acceptedBrands: string;
   visa: string;
   mastercard: string;
   amex: string;
@@ -40,6 +41,7 @@ export interface Messages {
   authenticating: string;
   challengeTitle: string;
   challengeAnnouncement: string;
+  cancelChallenge: string;
   cancel: string;
   approved: string;
   pending: string;

@@ -153,6 +153,7 @@ export abstract class ThreeDSElement extends LitElement {
     this.frameName = `pg-3ds-${version}-${Date.now().toString(36)}-${frameCounter}`;
     this.challengeWindow = pickChallengeWindow(
       this.getBoundingClientRect().width || this.parentElement?.clientWidth || 390,
+      window.innerHeight,
     );
     this.phase = 'challenge';
     await this.updateComplete;
@@ -174,8 +175,9 @@ export abstract class ThreeDSElement extends LitElement {
         signal: watch.signal,
       });
       this.dispatchEvent(createPg3dsStartEvent({ reference, version, step: 'challenge' }));
+      // Focus goes in once the bank's page is there: focused any earlier, that page never gets it.
+      frame.addEventListener('load', () => this.focusFrame(frame), { signal: watch.signal });
       postIntoFrame(this.renderRoot as ShadowRoot, acsUrl, this.frameName, fields);
-      frame.focus();
       const timedOut = sleep(this.challengeTimeout, watch.signal).then(() => 'timeout' as const);
       const outcome = await Promise.race([completed, timedOut]);
       if (signal.aborted || outcome === undefined)
@@ -186,6 +188,20 @@ export abstract class ThreeDSElement extends LitElement {
     } finally {
       watch.abort();
     }
+  }
+
+  private focusFrame(frame: HTMLIFrameElement): void {
+    // Already focused from an earlier load: step out first, or the new page would not get focus.
+    if ((this.renderRoot as ShadowRoot).activeElement === frame)
+      this.renderRoot.querySelector<HTMLElement>('[part=challenge]')?.focus();
+    frame.focus();
+  }
+
+  /** Escape cancels the bank check, wherever focus is in the element (a cross-origin page keeps its keys). */
+  private onChallengeKeydown(event: KeyboardEvent): void {
+    if (event.key !== 'Escape' || this.phase !== 'challenge') return;
+    event.preventDefault();
+    this.cancel();
   }
 
   /** A state read after 3-D Secure must be final; one still authenticating means the bank gave no result. */
@@ -218,8 +234,30 @@ export abstract class ThreeDSElement extends LitElement {
   protected renderChallenge() {
     if (this.phase !== 'challenge') return nothing;
     const size = this.challengeWindow;
-    return html`<div part="challenge" class="challenge" data-window-size=${size.code}>
-      <p part="title" class="title">${this.t('challengeTitle')}</p>
+    return html`<div
+      part="challenge"
+      class="challenge"
+      data-window-size=${size.code}
+      tabindex="-1"
+      @keydown=${this.onChallengeKeydown}
+    >
+      <button
+        part="cancel"
+        class="close"
+        type="button"
+        aria-label=${this.t('cancelChallenge')}
+        title=${this.t('cancelChallenge')}
+        @click=${() => this.cancel()}
+      >
+        <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+          <path
+            d="M3 3l10 10M13 3L3 13"
+            stroke="currentColor"
+            stroke-width="2"
+            stroke-linecap="round"
+          />
+        </svg>
+      </button>
       ${keyed(
         this.frameName,
         html`<iframe
@@ -230,24 +268,21 @@ export abstract class ThreeDSElement extends LitElement {
           height=${size.height ?? '100%'}
         ></iframe>`,
       )}
-      <button part="cancel" class="secondary" type="button" @click=${() => this.cancel()}>
-        ${this.t('cancel')}
-      </button>
     </div>`;
   }
 
   override render() {
+    // Inside the drop-in, its own region (in the tree from its first render) speaks for each step.
+    if (this.checkout) return html`${this.renderMethodFrame()}${this.renderChallenge()}`;
     const status =
       this.phase === 'method'
         ? this.t('authenticating')
         : this.phase === 'challenge'
           ? this.t('challengeAnnouncement')
           : '';
-    // The live region stays in the tree so screen readers announce changes to it.
-    return html`<div part="status" class="status" role="status" ?hidden=${this.phase !== 'method'}>
-        ${status}
-      </div>
-      <div class="visually-hidden" role="status">${this.phase === 'challenge' ? status : ''}</div>
+    // One region, always in the tree (never hidden) so screen readers announce what is put in it.
+    // prettier-ignore
+    return html`<div part="status" class="status ${this.phase === 'challenge' ? 'visually-hidden' : ''}" role="status" lang=${this.locale}>${this.phase === 'method' ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${status || nothing}</div>
       ${this.renderMethodFrame()}${this.renderChallenge()}`;
   }
 }

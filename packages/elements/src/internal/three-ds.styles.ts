@@ -8,6 +8,9 @@ export const threeDSStyles = css`
   .status {
     color: var(--_muted);
     margin: 0;
+    display: flex;
+    gap: 0.625rem;
+    align-items: center;
   }
   .method {
     position: absolute;
@@ -19,13 +22,25 @@ export const threeDSStyles = css`
   }
   .challenge {
     display: grid;
-    gap: var(--_gap);
-    justify-items: center;
+    gap: 0.25rem;
+    width: fit-content;
     max-width: 100%;
+    margin-inline: auto;
+    outline: none;
   }
-  .title {
-    margin: 0;
-    font-weight: 600;
+  /* One close control above the frame's corner; the bank's page has the title and its own buttons. */
+  .close {
+    justify-self: end;
+    min-height: 0;
+    width: 2.25rem;
+    height: 2.25rem;
+    padding: 0;
+    display: grid;
+    place-items: center;
+    border-radius: 50%;
+    border: 1px solid var(--_border);
+    background: transparent;
+    color: var(--_text);
   }
   iframe[part='frame'] {
     display: block;
@@ -37,6 +52,6 @@ export const threeDSStyles = css`
   .challenge[data-window-size='05'] {
     width: 100%;
     height: var(--pg-challenge-full-height, 80vh);
-    grid-template-rows: auto 1fr auto;
+    grid-template-rows: auto 1fr;
   }
 `;

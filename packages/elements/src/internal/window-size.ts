@@ -10,10 +10,21 @@ const sizes: ChallengeWindow[] = [
   { code: '04', width: 600, height: 400 },
   { code: '03', width: 500, height: 600 },
   { code: '02', width: 390, height: 400 },
-  { code: '01', width: 250, height: 400 },
 ];
 
-/** The largest EMV window that fits the container, full width (05) below 250 px. */
-export function pickChallengeWindow(containerWidth: number): ChallengeWindow {
-  return sizes.find((size) => (size.width ?? 0) <= containerWidth) ?? { code: '05' };
+/** Room the page keeps above and below the frame (the close control, the shop's own header). */
+const VERTICAL_MARGIN = 120;
+
+/**
+ * The largest EMV window that fits the space there is, width and height; below 390 px wide (a phone) the
+ * whole width (05) rather than the 250 px of 01, which cuts most banks' pages off.
+ */
+export function pickChallengeWindow(
+  containerWidth: number,
+  viewportHeight = Number.POSITIVE_INFINITY,
+): ChallengeWindow {
+  const room = viewportHeight - VERTICAL_MARGIN;
+  return (
+    sizes.find((size) => size.width! <= containerWidth && size.height! <= room) ?? { code: '05' }
+  );
 }

@@ -15,7 +15,8 @@ export const themeStyles = css`
     --_on-primary: var(--pg-color-on-primary, #ffffff);
     --_error: var(--pg-color-error, #b42318);
     --_success: var(--pg-color-success, #067647);
-    --_focus: var(--pg-focus-ring, 0 0 0 3px rgb(29 78 216 / 45%));
+    /* Solid, 3:1 or more against the field and the page (WCAG 1.4.11), with a gap in the field's colour. */
+    --_focus: var(--pg-focus-ring, 0 0 0 2px var(--_bg), 0 0 0 4px #1d4ed8);
     --_radius: var(--pg-radius, 6px);
     --_gap: var(--pg-spacing, 0.75rem);
     --_font: var(--pg-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
@@ -36,7 +37,7 @@ export const themeStyles = css`
     --_on-primary: var(--pg-color-on-primary, #0b1220);
     --_error: var(--pg-color-error, #fca5a5);
     --_success: var(--pg-color-success, #86efac);
-    --_focus: var(--pg-focus-ring, 0 0 0 3px rgb(147 197 253 / 60%));
+    --_focus: var(--pg-focus-ring, 0 0 0 2px var(--_bg), 0 0 0 4px #93c5fd);
     color-scheme: dark;
   }
   @media (prefers-color-scheme: dark) {
@@ -50,6 +51,7 @@ export const themeStyles = css`
       --_on-primary: var(--pg-color-on-primary, #0b1220);
       --_error: var(--pg-color-error, #fca5a5);
       --_success: var(--pg-color-success, #86efac);
+      --_focus: var(--pg-focus-ring, 0 0 0 2px var(--_bg), 0 0 0 4px #93c5fd);
       color-scheme: dark;
     }
   }
@@ -83,6 +85,26 @@ export const themeStyles = css`
   input:focus-visible {
     outline: none;
     box-shadow: var(--_focus);
+  }
+  .spinner {
+    flex: none;
+    display: inline-block;
+    width: 1em;
+    height: 1em;
+    border: 2px solid currentColor;
+    border-right-color: transparent;
+    border-radius: 50%;
+    animation: pg-spin 0.8s linear infinite;
+  }
+  @keyframes pg-spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner {
+      animation-duration: 2.4s;
+    }
   }
   .visually-hidden {
     position: absolute;

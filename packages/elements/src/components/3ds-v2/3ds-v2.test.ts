@@ -1,9 +1,10 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { ThreeDSV2Action } from '../../api/types.js';
 import { en } from '../../i18n/en.js';
-import { backend, createPayment, decide, record } from '../../test-helpers/backend.js';
+import { backend, createPayment, decide, record, until } from '../../test-helpers/backend.js';
 import './3ds-v2.js';
 import type { Pg3dsV2 } from './3ds-v2.component.js';
+import { pickChallengeWindow } from '../../internal/window-size.js';
 
 async function authenticating(number: string) {
   const state = await createPayment(number);
@@ -122,10 +123,11 @@ describe('<pg-3ds-v2>', () => {
     expect(
       el.shadowRoot!.querySelector('[part=challenge]')!.getAttribute('data-window-size'),
     ).to.equal('02');
-    expect(el.shadowRoot!.activeElement).to.equal(frame);
-    expect(el.shadowRoot!.querySelector('.visually-hidden[role=status]')!.textContent).to.contain(
-      'Your bank needs to confirm',
-    );
+    // Focus goes in once the bank's page has loaded, not before (the page would never get it).
+    await until(() => el.shadowRoot!.activeElement === frame, 5000);
+    const region = el.shadowRoot!.querySelector('[role=status]')!;
+    expect(region.textContent).to.contain('Your bank needs to confirm');
+    expect(el.shadowRoot!.querySelectorAll('[role=status]').length).to.equal(1);
     let rec: Record<string, unknown> = {};
     for (let i = 0; i < 50 && !rec.acsForm; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -150,8 +152,9 @@ describe('<pg-3ds-v2>', () => {
   it('picks the EMV window size from the container width', async () => {
     for (const [width, code, frameWidth] of [
       [700, '04', '600'],
-      [520, '03', '500'],
-      [320, '01', '250'],
+      [420, '02', '390'],
+      // A phone: the whole width rather than 250 px that cuts the bank's page off.
+      [343, '05', '100%'],
       [200, '05', '100%'],
     ] as const) {
       const el = await element(width);
@@ -167,6 +170,14 @@ describe('<pg-3ds-v2>', () => {
       el.cancel();
       await done;
     }
+  });
+
+  it('picks the EMV window from the height there is too', () => {
+    expect(pickChallengeWindow(520, 800).code).to.equal('03');
+    expect(pickChallengeWindow(520, 600).code).to.equal('02');
+    expect(pickChallengeWindow(640, 800).code).to.equal('04');
+    expect(pickChallengeWindow(375, 740).code).to.equal('05');
+    expect(pickChallengeWindow(390, 480).code).to.equal('05');
   });
 
   it('ignores completion messages from another origin, another frame or another payment', async () => {

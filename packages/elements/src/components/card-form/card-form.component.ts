@@ -3,9 +3,16 @@ import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import { live } from 'lit/directives/live.js';
 import type { CardType, PaymentRequest, SavedCard } from '../../api/types.js';
+import { acceptedBrands, brandMarks } from '../../card/brand-marks.js';
 import { brandOf, detectBrand } from '../../card/brands.js';
-import { formatExpiry, parseExpiry } from '../../card/expiry.js';
-import { digitsOnly, formatCardNumber, formatCvv, type Formatted } from '../../card/format.js';
+import { formatExpiry, parseExpiry, regroupExpiry } from '../../card/expiry.js';
+import {
+  digitsOnly,
+  formatCardNumber,
+  formatCvv,
+  stepOverSeparator,
+  type Formatted,
+} from '../../card/format.js';
 import { checkoutContext, type CheckoutContext } from '../../context.js';
 import { createPgSubmitEvent } from '../../events/submit.js';
 import { createTranslator, type Messages, type Translate } from '../../i18n/localize.js';
@@ -24,12 +31,10 @@ type Field = 'number' | 'holder' | 'expiry' | 'cvv';
 const fieldOrder: Field[] = ['number', 'holder', 'expiry', 'cvv'];
 const NEW_CARD = '';
 
-const brandBadge: Record<CardType, string> = {
-  visa: 'VISA',
-  mastercard: 'MC',
-  amex: 'AMEX',
-  diners: 'DC',
-};
+const markOf = (type: CardType) =>
+  html`<svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true" focusable="false">
+    ${brandMarks[type]}
+  </svg>`;
 
 /**
  * @tag pg-card-form
@@ -45,7 +50,8 @@ const brandBadge: Record<CardType, string> = {
  * @csspart field - Each label, input and message group.
  * @csspart label - Each field label.
  * @csspart input - Each text input.
- * @csspart brand - The detected card brand badge.
+ * @csspart brand - The detected card brand's mark, inside the number field.
+ * @csspart brands - The accepted brands' marks, beside the number label.
  * @csspart error - Each field's message region.
  * @csspart saved-cards - The saved card choice.
  * @csspart save-card - The "save this card" option.
@@ -81,7 +87,10 @@ export class PgCardForm extends LitElement {
   @state() private cvv = '';
   @state() private saveCard = false;
   @state() private selectedToken = NEW_CARD;
+  /** Fields whose errors show: edited and left, or all of them after a submit. */
   @state() private touched = new Set<Field>();
+  /** Fields the shopper changed; passing through an untouched field shows no error. */
+  private dirty = new Set<Field>();
   @state() private announcement = '';
 
   /** Locale of the messages (`en`, `af`); the drop-in's when inside one. */
@@ -96,7 +105,7 @@ export class PgCardForm extends LitElement {
   /** Offer "save this card". */
   @property({ type: Boolean, attribute: 'allow-save' }) allowSave = false;
 
-  /** A payment is in flight: the button is disabled. Set back to false when the attempt is over. */
+  /** A payment is in flight: the button shows progress and ignores clicks (it keeps focus). Set back to false when the attempt is over. */
   @property({ type: Boolean, reflect: true }) busy = false;
 
   /** Pay button text; defaults to the localized "Pay". */
@@ -166,19 +175,11 @@ export class PgCardForm extends LitElement {
   private onNumberInput(event: InputEvent): void {
     const input = event.target as HTMLInputElement;
     const caret = input.selectionStart ?? input.value.length;
-    let raw = input.value;
-    let position = caret;
-    // Backspace over a group space would change nothing: delete the digit before it instead.
-    if (
-      event.inputType === 'deleteContentBackward' &&
-      digitsOnly(raw) === digitsOnly(this.number)
-    ) {
-      const before = digitsOnly(raw.slice(0, caret));
-      if (before.length > 0) {
-        raw = before.slice(0, -1) + digitsOnly(raw.slice(caret));
-        position = before.length - 1;
-      }
-    }
+    this.dirty.add('number');
+    // Backspace or Delete over a group space would change nothing: delete the digit beside it instead.
+    const { raw, caret: position } = event.inputType?.startsWith('delete')
+      ? stepOverSeparator(input.value, caret, digitsOnly(this.number), event.inputType)
+      : { raw: input.value, caret };
     this.number = this.applyFormatted(input, formatCardNumber(raw, position));
     const cvv = formatCvv(this.cvv, this.cvvLength);
     if (cvv.display !== this.cvv && this.cvvLength === 3) this.cvv = cvv.display;
@@ -186,9 +187,12 @@ export class PgCardForm extends LitElement {
 
   private onExpiryInput(event: InputEvent): void {
     const input = event.target as HTMLInputElement;
+    this.dirty.add('expiry');
     if (event.inputType?.startsWith('delete')) {
-      // Deleting keeps what is left as typed, so " / " never fights the shopper's backspace.
-      this.expiry = input.value;
+      // Deleting steps over " / " and regroups what is left, without the typing rules (no leading zero).
+      const caret = input.selectionStart ?? input.value.length;
+      const step = stepOverSeparator(input.value, caret, digitsOnly(this.expiry), event.inputType);
+      this.expiry = this.applyFormatted(input, regroupExpiry(step.raw, step.caret));
       return;
     }
     this.expiry = this.applyFormatted(
@@ -199,10 +203,12 @@ export class PgCardForm extends LitElement {
 
   private onCvvInput(event: InputEvent): void {
     const input = event.target as HTMLInputElement;
+    this.dirty.add('cvv');
     this.cvv = this.applyFormatted(input, formatCvv(input.value, 4));
   }
 
   private onHolderInput(event: InputEvent): void {
+    this.dirty.add('holder');
     this.holder = (event.target as HTMLInputElement).value;
   }
 
@@ -215,7 +221,11 @@ export class PgCardForm extends LitElement {
         this.expiry = formatExpiry(`${month}${String(parsed.year).slice(-2)}`).display;
       }
     }
-    if (!this.touched.has(field)) this.touched = new Set([...this.touched, field]);
+    if (!this.dirty.has(field) || this.touched.has(field)) return;
+    this.touched = new Set([...this.touched, field]);
+    // The field's own message is not a live region (a submit would change four at once): say it here.
+    const failure = this.failure(field);
+    if (failure) this.announcement = messageOf(failure, this.t);
   }
 
   private onSelectCard(event: Event): void {
@@ -296,6 +306,7 @@ export class PgCardForm extends LitElement {
     this.cvv = '';
     this.selectedToken = NEW_CARD;
     this.touched = new Set();
+    this.dirty.clear();
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLInputElement>('#number')?.focus();
   }
@@ -336,12 +347,15 @@ export class PgCardForm extends LitElement {
     const describedBy = [
       attributes.hint ? `${field}-hint` : '',
       `${field}-error`,
-      field === 'number' ? 'number-brand' : '',
+      field === 'number' && this.cardType ? 'number-brand' : '',
     ]
       .filter(Boolean)
       .join(' ');
     return html`<div class="field" part="field">
-      <label part="label" for=${field}>${label}</label>
+      <div class="label-row">
+        <label part="label" for=${field}>${label}</label
+        >${field === 'number' ? this.renderAccepted() : nothing}
+      </div>
       <div class="control">
         <input
           part="input"
@@ -354,6 +368,7 @@ export class PgCardForm extends LitElement {
           spellcheck="false"
           autocorrect="off"
           autocapitalize=${field === 'holder' ? 'words' : 'off'}
+          required
           aria-invalid=${failure ? 'true' : 'false'}
           aria-describedby=${describedBy}
           .value=${live(value)}
@@ -363,10 +378,22 @@ export class PgCardForm extends LitElement {
         ${extra}
       </div>
       ${attributes.hint ? html`<div class="hint" id="${field}-hint">${attributes.hint}</div>` : nothing}
-      <div class="error" part="error" id="${field}-error" aria-live="polite">
-        ${failure ? messageOf(failure, this.t) : ''}
-      </div>
+      <!-- prettier-ignore -->
+      <div class="error" part="error" id="${field}-error">${failure ? messageOf(failure, this.t) : nothing}</div>
     </div>`;
+  }
+
+  /** The accepted brands, shown before anything is typed; the detected one stays lit after. */
+  private renderAccepted() {
+    const type = this.cardType;
+    return html`<span class="brands" part="brands" role="img" aria-label=${this.t('acceptedBrands')}
+      >${acceptedBrands.map(
+        (b) =>
+          html`<span class="mark" ?data-dim=${type !== undefined && type !== b}
+            >${markOf(b)}</span
+          >`,
+      )}</span
+    >`;
   }
 
   private renderSavedCards() {
@@ -407,15 +434,11 @@ export class PgCardForm extends LitElement {
   private renderCardFields() {
     const t = this.t;
     const type = this.cardType;
-    const brand = html`<span
-      class="brand"
-      part="brand"
-      id="number-brand"
-      role="img"
-      aria-label=${type ? t(type) : t('brandUnknown')}
-      ?hidden=${!type}
-      ><span aria-hidden="true">${type ? brandBadge[type] : ''}</span></span
-    >`;
+    const brand = type
+      ? html`<span class="brand" part="brand" id="number-brand" role="img" aria-label=${t(type)}
+          >${markOf(type)}</span
+        >`
+      : nothing;
     return html`
       ${this.renderField('number', t('cardNumber'), { autocomplete: 'cc-number', inputmode: 'numeric' }, this.number, this.onNumberInput, brand)}
       ${this.renderField('holder', t('cardHolder'), { autocomplete: 'cc-name', inputmode: 'text' }, this.holder, this.onHolderInput)}
@@ -458,16 +481,25 @@ export class PgCardForm extends LitElement {
   override render() {
     const t = this.t;
     const label = this.submitLabel || this.checkout?.payLabel || t('pay');
-    return html`<form part="form" novalidate @submit=${this.onSubmit}>
+    return html`<form
+      part="form"
+      novalidate
+      lang=${this.checkout?.locale ?? this.locale}
+      @submit=${this.onSubmit}
+    >
       ${this.cards.length > 0 ? this.renderSavedCards() : nothing}
       ${this.usingSavedCard ? nothing : this.renderCardFields()}
       <button
         part="submit"
         type="submit"
-        ?disabled=${this.busy}
+        aria-disabled=${this.busy ? 'true' : 'false'}
         aria-busy=${this.busy ? 'true' : 'false'}
       >
-        ${label}
+        ${
+          this.busy
+            ? html`<span class="spinner" aria-hidden="true"></span>${t('payProcessing')}`
+            : label
+        }
       </button>
       <div class="visually-hidden" part="status" role="status" aria-live="polite">
         ${this.announcement}

@@ -8,7 +8,6 @@ export const cardFormStyles = css`
   form {
     display: grid;
     gap: var(--_gap);
-    background: var(--_bg);
   }
   .field {
     display: grid;
@@ -25,6 +24,28 @@ export const cardFormStyles = css`
   label {
     font-weight: 600;
     font-size: 0.9375em;
+  }
+  .label-row {
+    display: flex;
+    align-items: end;
+    justify-content: space-between;
+    gap: 0.5rem;
+    flex-wrap: wrap;
+  }
+  .brands {
+    display: inline-flex;
+    gap: 0.25rem;
+  }
+  .mark {
+    display: inline-flex;
+    transition: opacity 0.15s;
+  }
+  .mark[data-dim] {
+    opacity: 0.3;
+  }
+  svg {
+    display: block;
+    border-radius: 3px;
   }
   .control {
     position: relative;
@@ -49,20 +70,15 @@ export const cardFormStyles = css`
     border-width: 2px;
   }
   #number {
-    padding-right: 4.5rem;
+    padding-right: 3.25rem;
     letter-spacing: 0.02em;
     font-variant-numeric: tabular-nums;
   }
   .brand {
     position: absolute;
-    right: 0.5rem;
-    font-size: 0.75rem;
-    font-weight: 700;
-    padding: 0.125rem 0.375rem;
-    border-radius: 3px;
-    background: var(--_surface);
-    color: var(--_text);
-    border: 1px solid var(--_border);
+    right: 0.625rem;
+    display: inline-flex;
+    pointer-events: none;
   }
   .hint {
     color: var(--_muted);
@@ -71,10 +87,10 @@ export const cardFormStyles = css`
   .error {
     color: var(--_error);
     font-size: 0.875em;
-    min-height: 1.25em;
   }
+  /* No message, no space: the fields do not jump apart while nothing is wrong. */
   .error:empty {
-    min-height: 0;
+    display: none;
   }
   fieldset {
     border: 1px solid var(--_border);
@@ -103,5 +119,12 @@ export const cardFormStyles = css`
   button[type='submit'] {
     width: 100%;
     font-weight: 600;
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.5rem;
+  }
+  button[aria-busy='true'] {
+    opacity: 0.85;
   }
 `;

@@ -102,8 +102,9 @@ describe('<pg-card-form>', () => {
       'This card number is not valid. Check it and try again.',
     );
     expect(number.getAttribute('aria-describedby')!.split(' ')).to.include('number-error');
-    expect(form.shadowRoot!.querySelector('#number-error')!.getAttribute('aria-live')).to.equal(
-      'polite',
+    // Said once by the form's one live region, not by a region per field.
+    expect(form.shadowRoot!.querySelector('[part=status]')!.textContent!.trim()).to.equal(
+      'This card number is not valid. Check it and try again.',
     );
     await expect(form).to.be.accessible();
   });
@@ -162,7 +163,7 @@ describe('<pg-card-form>', () => {
     expect(form.outerHTML).not.to.contain('4111');
   });
 
-  it('one click, one payment: the button is disabled while busy', async () => {
+  it('one click, one payment: the button ignores clicks while busy, keeps focus and shows progress', async () => {
     const form = await fixture<PgCardForm>(html`<pg-card-form></pg-card-form>`);
     await filled(form);
     let submitted = 0;
@@ -173,7 +174,9 @@ describe('<pg-card-form>', () => {
     await form.updateComplete;
     expect(submitted).to.equal(1);
     expect(form.busy).to.equal(true);
-    expect(submitButton(form).disabled).to.equal(true);
+    expect(submitButton(form).getAttribute('aria-disabled')).to.equal('true');
+    expect(submitButton(form).textContent!.trim()).to.equal('Processing…');
+    expect(submitButton(form).querySelector('.spinner')).not.to.equal(null);
     await expect(form).to.be.accessible();
     form.busy = false;
     await form.updateComplete;
@@ -246,7 +249,10 @@ describe('<pg-card-form>', () => {
 
   it('is accessible in the dark appearance and at 320px', async () => {
     const wrapper = await fixture<HTMLDivElement>(
-      html`<div style="width:320px"><pg-card-form appearance="dark"></pg-card-form></div>`,
+      // Dark sits on the merchant's own dark surface, not on a slab of its own.
+      html`<div style="width:320px;background:#0f172a">
+        <pg-card-form appearance="dark"></pg-card-form>
+      </div>`,
     );
     const el = wrapper.querySelector('pg-card-form') as PgCardForm;
     await el.updateComplete;

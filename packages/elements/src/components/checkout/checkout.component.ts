@@ -39,6 +39,21 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
   redirect: 'methodRedirect',
 };
 
+/** The inner elements' parts, forwarded so `pg-checkout::part(submit)` themes the built-in form. */
+const cardFormParts =
+  'form, field, label, input, brand, brands, error, saved-cards, save-card, submit, status: form-status';
+const threeDSParts = 'challenge, frame, cancel, method-frame, status: three-ds-status';
+
+/** A region for the amount when the locale names none: the shop's currency says where it is. */
+const currencyRegion: Record<string, string> = { ZAR: 'ZA' };
+
+/** The locale to format an amount in: `en` with rands is `en-ZA` ("R 149,00"), not "ZAR 149.00". */
+export function amountLocale(locale: string, currency: string): string {
+  if (/[-_]/.test(locale)) return locale.replace('_', '-');
+  const region = currencyRegion[currency];
+  return region ? `${locale}-${region}` : locale;
+}
+
 /** Outcomes that say nothing about where the payment stands: its entry stays, so a reload can resume it. */
 const unsettledCodes = new Set(['aborted', 'network_error']);
 
@@ -78,6 +93,22 @@ function isThreeDSAction(value: unknown): value is ThreeDSAction {
  * @csspart card - The card form's wrapper.
  * @csspart three-ds - The 3-D Secure element's wrapper.
  * @csspart retry - The "try another card" / "try again" button after a decline or failure.
+ * @csspart form - The built-in card form (forwarded from `<pg-card-form>`, like the parts below).
+ * @csspart field - Each label, input and message group of the card form.
+ * @csspart label - Each card field label.
+ * @csspart input - Each card text input.
+ * @csspart brand - The detected card brand's mark.
+ * @csspart brands - The accepted brands' marks.
+ * @csspart error - Each card field's message.
+ * @csspart saved-cards - The saved card choice.
+ * @csspart save-card - The "save this card" option.
+ * @csspart submit - The pay button.
+ * @csspart form-status - The card form's live region (its `status` part).
+ * @csspart challenge - The 3-D Secure challenge wrapper (forwarded from `<pg-3ds-v2>` / `<pg-3ds-v1>`).
+ * @csspart frame - The bank's challenge frame.
+ * @csspart cancel - The button that cancels the bank check.
+ * @csspart method-frame - The hidden 3-D Secure method frame.
+ * @csspart three-ds-status - The 3-D Secure element's status line (its `status` part).
  * @csspart methods - The other payment methods.
  * @csspart method - Each other payment method's button.
  *
@@ -171,7 +202,7 @@ export class PgCheckout extends LitElement {
   private payLabel(t: CheckoutContext['t']): string | undefined {
     if (!this.config) return undefined;
     try {
-      const amount = new Intl.NumberFormat(this.locale, {
+      const amount = new Intl.NumberFormat(amountLocale(this.locale, this.config.currency), {
         style: 'currency',
         currency: this.config.currency,
       }).format(this.config.amount / 100);
@@ -272,10 +303,28 @@ export class PgCheckout extends LitElement {
     clearRunningPayment(api.endpoint, state.reference);
   }
 
+  /** The drop-in's one live region speaks for each 3-D Secure step; it has been in the tree all along. */
+  private onThreeDSStart = async (event: Event): Promise<void> => {
+    const { step } = (event as CustomEvent<{ step: 'method' | 'challenge' }>).detail;
+    this.message = { key: step === 'method' ? 'authenticating' : 'challengeAnnouncement' };
+    if (step === 'method') {
+      // The card form is hidden now: focus stays on what the shopper is waiting for.
+      await this.updateComplete;
+      this.focusMessage();
+    }
+  };
+
+  private focusMessage(): void {
+    this.renderRoot.querySelector<HTMLElement>('[part=message]')?.focus();
+  }
+
   private async authenticate(reference: string, action: ThreeDSAction): Promise<FinalPaymentState> {
     this.setStatus('authenticating');
     this.threeDS = { reference, action };
+    // Said before the element runs, so the step is announced (and focused) even before its first event.
+    this.message = { key: 'authenticating' };
     await this.updateComplete;
+    this.focusMessage();
     try {
       if (action.version === 1) {
         const element = this.renderRoot.querySelector<Pg3dsV1>('pg-3ds-v1');
@@ -301,6 +350,9 @@ export class PgCheckout extends LitElement {
       this.dispatchEvent(
         state.status === 'approved' ? createPgApprovedEvent(detail) : createPgPendingEvent(detail),
       );
+      // The form is gone: the outcome takes focus, so it is read and the next Tab starts from it.
+      await this.updateComplete;
+      this.focusMessage();
       return;
     }
     // The card was not refused by its issuer when the shopper's bank could not verify them: that is `failed`.
@@ -321,6 +373,8 @@ export class PgCheckout extends LitElement {
     } else {
       this.dispatchEvent(createPgFailedEvent({ reference, code: state.code, message }));
       await this.updateComplete;
+      // The challenge (or whatever had focus) is gone: the way forward is "Try again".
+      this.renderRoot.querySelector<HTMLButtonElement>('[part=retry]')?.focus();
     }
   }
 
@@ -379,15 +433,23 @@ export class PgCheckout extends LitElement {
           : 'error';
     const text = !m ? '' : outcome ? shopperMessage(outcome, t) : t((m as { key: MessageKey }).key);
     const reference = outcome?.success ? outcome.reference : undefined;
+    const key = m && 'key' in m ? m.key : undefined;
+    const busy = key === 'authenticating' || key === 'redirecting';
+    // During a challenge the bank's page is the title; the sentence is for screen readers only.
+    const quiet = key === 'challengeAnnouncement';
     // No whitespace inside the region: an empty message must match :empty and take no space.
     // prettier-ignore
-    return html`<div part="message" class="message" role="status" data-tone=${tone}>${text || nothing}${reference ? html` <span>${t('referenceLabel', { reference })}</span>` : nothing}</div>`;
+    return html`<div part="message" class="message ${quiet ? 'visually-hidden' : ''}" role="status" tabindex="-1" data-tone=${tone}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text || nothing}${reference ? html` <span>${t('referenceLabel', { reference })}</span>` : nothing}</div>`;
   }
 
   private renderThreeDS() {
     const flow = this.threeDS;
     if (!flow) return nothing;
-    return html`<div part="three-ds">
+    return html`<div
+      part="three-ds"
+      exportparts=${threeDSParts}
+      @pg-threeds-start=${this.onThreeDSStart}
+    >
       ${
         flow.action.version === 1
           ? html`<pg-3ds-v1
@@ -410,12 +472,17 @@ export class PgCheckout extends LitElement {
     const done = this.status === 'approved' || this.status === 'pending';
     const offered = this.offered;
     const others = redirectMethods.filter((m) => offered.includes(m));
-    return html`<div part="base" class="base">
+    return html`<div part="base" class="base" lang=${this.locale}>
       ${this.renderMessage()}
       ${
         !done && offered.includes('card')
           ? html`<div part="card" ?hidden=${this.status === 'authenticating'}>
-              <slot><pg-card-form appearance=${this.appearance}></pg-card-form></slot>
+              <slot
+                ><pg-card-form
+                  appearance=${this.appearance}
+                  exportparts=${cardFormParts}
+                ></pg-card-form
+              ></slot>
             </div>`
           : nothing
       }

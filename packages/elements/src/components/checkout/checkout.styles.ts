@@ -10,7 +10,8 @@ export const checkoutStyles = css`
     display: grid;
     gap: var(--_gap);
     padding: var(--pg-padding, 0);
-    background: var(--_bg);
+    /* The merchant's own surface shows through unless they give the drop-in one. */
+    background: var(--pg-color-background, transparent);
     color: var(--_text);
     border-radius: var(--_radius);
   }
@@ -25,6 +26,19 @@ export const checkoutStyles = css`
   .message:empty {
     padding: 0;
     border: 0;
+  }
+  .message:not(:empty) {
+    display: flex;
+    gap: 0.625rem;
+    align-items: center;
+    flex-wrap: wrap;
+    margin-block-end: 0.25rem;
+  }
+  .message:focus {
+    outline: none;
+  }
+  .message:focus-visible {
+    box-shadow: var(--_focus);
   }
   .message[data-tone='success'] {
     color: var(--_success);

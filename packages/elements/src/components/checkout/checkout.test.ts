@@ -64,7 +64,8 @@ describe('<pg-checkout>', () => {
     const el = await dropIn();
     expect(el.getAttribute('status')).to.equal('idle');
     expect(form(el).shadowRoot!.querySelector('button[type=submit]')!.textContent).to.match(
-      /Pay .*123\.45/,
+      // Formatted for the shop's region: "R 123,45" in en-ZA, never "ZAR 123.45".
+      /Pay R\s?123,45/,
     );
     await expect(el).to.be.accessible();
   });
@@ -218,7 +219,7 @@ describe('<pg-checkout>', () => {
       'Kaartnommer',
     );
     expect(el.shadowRoot!.querySelector('[part=method]')!.textContent!.trim()).to.equal(
-      "Betaal in 'n ander geldeenheid",
+      'Betaal in ’n ander geldeenheid',
     );
     el.messages = { methodHosted: 'Foreign cards' };
     el.locale = 'en';
@@ -263,6 +264,8 @@ describe('<pg-checkout>', () => {
 
   it('passes the dark appearance on and stays accessible', async () => {
     const el = await dropIn();
+    // Dark sits on the merchant's own dark surface (it paints none of its own).
+    el.parentElement!.style.background = '#0f172a';
     el.appearance = 'dark';
     await el.updateComplete;
     expect(form(el).getAttribute('appearance')).to.equal('dark');
