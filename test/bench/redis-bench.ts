@@ -15,7 +15,7 @@ import { callsBetween, commandCalls } from '../../packages/express/test/helpers/
 
 export const STORE_LEVELS = [1, 10, 50] as const;
 const ROUND_SECONDS = 3;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const STORES = ['memory', 'redis', 'cluster'] as const;
 type StoreKind = (typeof STORES)[number];
 

@@ -31,7 +31,7 @@ export async function printRedisRoutes(sandbox: Child<SandboxReady>, goal: Goal)
         l.connections,
         'RedisStore, one redis-server',
         l.redis,
-        `${fmt(l.redisRatio, 2)} / +${fmt(l.redisAddedP50, 2)} ms p50`,
+        `${fmt(l.redisRatio, 2)} / ${l.redisAddedP50 < 0 ? '-' : '+'}${fmt(Math.abs(l.redisAddedP50), 2)} ms p50`,
       ),
       row(l.connections, 'RedisStore, 3-master Cluster', l.cluster, fmt(l.clusterRatio, 2)),
     ]),
