@@ -24,6 +24,8 @@ import { Transfers } from './resources/transfers.js';
 import { serializeBody } from './signing.js';
 
 /** The gateway client: one typed method per endpoint, every request signed. */
+const CHARGED = new Set(['SETTLED', 'AUTHORIZED']);
+
 export class GatewayClient {
   readonly payments: Payments;
   readonly foreign: Foreign;
@@ -101,7 +103,8 @@ export class GatewayClient {
 
   /**
    * The notify hash covers only the payment reference, so before fulfilling an order check the
-   * notification's amount and currency against the gateway's own record.
+   * notification's amount and currency against the gateway's own record, and a SETTLED claim
+   * against its status. Returns that record: act on its status, not the notification's.
    */
   async confirmNotification(
     notification: PaymentNotification,
@@ -112,6 +115,13 @@ export class GatewayClient {
       throw new WebhookVerificationError(
         `payment notification for ${notification.paymentReference} says ${notification.amount} ${notification.currency}, ` +
           `the gateway's record says ${record.amount} ${record.currency}`,
+        'record-mismatch',
+      );
+    }
+    // A notification that claims a charge must be backed by the gateway's own status.
+    if (notification.status === 'SETTLED' && !CHARGED.has(record.status)) {
+      throw new WebhookVerificationError(
+        `payment notification for ${notification.paymentReference} says SETTLED, the gateway's record says ${record.status}`,
         'record-mismatch',
       );
     }

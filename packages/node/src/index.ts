@@ -49,3 +49,26 @@ export type { Payments } from './resources/payments.js';
 export type { Redirects } from './resources/redirects.js';
 export type { Subscriptions } from './resources/subscriptions.js';
 export type { Transfers } from './resources/transfers.js';
+
+// The request and answer shapes, so a caller needs no second import to type what it sends.
+export type {
+  AddForeignTransferRequest,
+  CancelSubscriptionRequest,
+  CancelTransferRequest,
+  CreateEftRequest,
+  CreateForeignPaymentRequest,
+  CreatePaymentRequest,
+  CreateRedirectRequest,
+  CreateTransferRequest,
+  EditForeignPaymentRequest,
+  EditSubscriptionRequest,
+  ListPaymentsRequest,
+  LookupCardRequest,
+  LookupStatus,
+  PaymentNotification,
+  PayoutWebhook,
+  RefundMultipleRequest,
+  RegisterCardRequest,
+  TransactionLookupRecord,
+  RedirectLookupRecord,
+} from '@pg-checkout/protocol';

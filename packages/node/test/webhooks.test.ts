@@ -128,6 +128,30 @@ describe('payment notification', () => {
       await gateway.close();
     }
   });
+  it('a SETTLED notification for a payment the gateway has as FAILED or NEW is refused', async () => {
+    const gateway = await new FakeGateway().start();
+    try {
+      const client = new GatewayClient({ token: TOKEN, secret: SECRET, baseUrl: gateway.url });
+      const parsed = verifyPaymentNotification(JSON.stringify(notification), merchantSecret);
+      assert.equal(parsed.status, 'SETTLED');
+      for (const status of ['FAILED', 'NEW', 'THREE_D_SECURE']) {
+        gateway.on('GET', '/pg/api/v2/payment/PG-1', { json: { ...samples.lookup, status } });
+        await assert.rejects(
+          client.confirmNotification(parsed),
+          (e: unknown) =>
+            e instanceof WebhookVerificationError &&
+            e.reason === 'record-mismatch' &&
+            new RegExp(`says SETTLED, the gateway's record says ${status}`).test(e.message),
+        );
+      }
+      gateway.on('GET', '/pg/api/v2/payment/PG-1', {
+        json: { ...samples.lookup, status: 'AUTHORIZED' },
+      });
+      assert.equal((await client.confirmNotification(parsed)).status, 'AUTHORIZED');
+    } finally {
+      await gateway.close();
+    }
+  });
   it("super merchant: the sub-merchant's secret is resolved from the payload", () => {
     const secrets: Record<string, string> = { 'order-1001': 'sub-merchant-secret' };
     const sub = { ...notification, hash: md5('PG-1sub-merchant-secret') };

@@ -12,13 +12,29 @@ import {
 } from './internal/fields.js';
 import { TransactionDetailsSchema } from './transactions.js';
 
+/**
+ * A status as lookups report it: the spec's statuses and `NEW`, open to values the spec does not
+ * list (a new one must not make a lookup fail), while editors still complete the known ones.
+ */
+export type LookupStatus =
+  | 'AUTHORIZED'
+  | 'SETTLED'
+  | 'CANCELLED'
+  | 'REFUNDED'
+  | 'THREE_D_SECURE'
+  | 'FAILED'
+  | 'REVERSED'
+  | 'NEW'
+  | (string & {});
+const lookupStatus = z.string() as unknown as z.ZodType<LookupStatus, string>;
+
 /** Transaction lookup record: by reference and by merchant reference (refunds have negative amounts). */
 export const TransactionLookupRecordSchema = z.looseObject({
   ...envelopeShape,
   reference: z.string(),
   amount: z.number().int(),
   currency: z.string(),
-  status: z.string(),
+  status: lookupStatus,
   pending: z.boolean().nullish(),
   date: z.string(),
   settlementDate: z.string().nullish(),
@@ -33,7 +49,7 @@ export const RedirectLookupRecordSchema = z.looseObject({
   reference: z.string(),
   amount: z.number().int(),
   currency: z.string(),
-  status: z.string(),
+  status: lookupStatus,
   date: z.string(),
 });
 export type RedirectLookupRecord = z.infer<typeof RedirectLookupRecordSchema>;

@@ -8,11 +8,16 @@ export function maskPan(number: string): string {
 const PAN_KEYS = new Set(['number', 'cardNumber', 'pan']);
 const SECRET_KEYS = new Set(['cvv', 'cvc', 'cvv2']);
 // Any run of 12-19 digits (optionally spaced) in free text could be a card number.
-const PAN_IN_TEXT = /\b\d(?:[ -]?\d){11,18}\b/g;
+const PAN_IN_TEXT = /(?<![A-Za-z0-9_][-.:])\b\d(?:[ -]?\d){11,18}\b/g;
 // A cvv inside JSON text that could not be parsed (a truncated body, say).
 const CVV_IN_JSON = /"(cvv|cvc|cvv2)"\s*:\s*"?\d{0,4}"?/g;
 
-/** Masks card numbers inside free text (error messages, raw bodies). */
+/**
+ * Masks card numbers inside free text (error messages, raw bodies). A digit run joined to a word by
+ * `-`, `.` or `:` (`dup-1795431234562678`, `order.4111…`) is part of a reference, not a card
+ * number typed by a shopper, and stays readable; every free-standing run of card length is masked,
+ * Luhn-valid or not (a mistyped number is still almost the shopper's card).
+ */
 export function maskText(text: string): string {
   return text
     .replace(PAN_IN_TEXT, (m) => maskPan(m))

@@ -29,7 +29,10 @@ function registerCard(mode: Mode) {
 }
 export const RegisterCardRequestSchema = registerCard('strict');
 export const RegisterCardRequestLenientSchema = registerCard('lenient');
-export type RegisterCardRequest = z.input<typeof RegisterCardRequestSchema>;
+/** Registering needs the cvv (the schema refuses a card without one), so the type says so too. */
+export type RegisterCardRequest = Omit<z.input<typeof RegisterCardRequestSchema>, 'creditCard'> & {
+  creditCard: z.input<typeof RegisterCardRequestSchema>['creditCard'] & { cvv: string };
+};
 
 export const RegisterCardResponseSchema = z.looseObject({
   ...envelopeShape,

@@ -51,6 +51,16 @@ describe('masking', () => {
     assert.match(text, /411111XXXXXX1111/);
     assert.match(text, /"cvv":"\*\*\*"/);
   });
+  it('maskText leaves merchant references readable and masks free-standing numbers, Luhn-valid or not', () => {
+    assert.equal(
+      maskText('transaction.reference dup-1795431234562678 was already used'),
+      'transaction.reference dup-1795431234562678 was already used',
+    );
+    assert.equal(maskText('order.4111111111111111-2'), 'order.4111111111111111-2');
+    assert.equal(maskText('card 4111111111111112 is invalid'), 'card 411111XXXXXX1112 is invalid');
+    assert.equal(maskText('number: 4111-1111-1111-1111'), 'number: 411111XXXXXX1111');
+    assert.equal(maskText('{"number":"5555555555554444"}'), '{"number":"555555XXXXXX4444"}');
+  });
   it('maskText masks cvv inside unparseable JSON', () => {
     const out = maskText('{"creditCard":{"number":"4111111111111111","cvv":"123"');
     assert.doesNotMatch(out, /4111111111111111|123"/);
