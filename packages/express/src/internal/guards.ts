@@ -70,13 +70,35 @@ export function checkedOrigin(ctx: Context, req: Request): string {
     ctx.publicOrigin,
   ];
   if (!origin || !allowed.includes(origin)) {
+    // A dev proxy that rewrites Host (Vite's changeOrigin) lands here: say what was seen.
+    ctx.logger.warn('request refused: its origin is not allowed', {
+      origin: origin ?? '(none)',
+      allowed,
+      hint: 'set allowedOrigins, or mount behind a proxy that keeps the Host header',
+    });
     throw new CheckoutError(
       403,
       'forbidden_origin',
       'This request did not come from the shop’s checkout page.',
     );
   }
+  if (origin !== ctx.publicOrigin) warnOnce(ctx, origin);
   return origin;
+}
+
+const warnedOrigins = new WeakMap<Context, Set<string>>();
+
+/** Pages on another origin than `publicUrl`'s get 3-D Secure pages from publicUrl: worth a word, once. */
+function warnOnce(ctx: Context, origin: string): void {
+  let seen = warnedOrigins.get(ctx);
+  if (!seen) warnedOrigins.set(ctx, (seen = new Set()));
+  if (seen.has(origin) || seen.size > 20) return;
+  seen.add(origin);
+  ctx.logger.warn('checkout used from an origin other than publicUrl’s', {
+    origin,
+    publicUrl: ctx.publicUrl,
+    hint: '3-D Secure completion pages come from publicUrl; its origin must be allowed in the page’s CSP frame-src',
+  });
 }
 
 /** CSRF guard for state-changing browser routes. */

@@ -1,0 +1,45 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { card, startApp, type TestApp } from './helpers/app.js';
+
+// Issue 12: behind a dev proxy (Vite) a refused origin was a silent 403.
+let app: TestApp;
+const warnings: [string, Record<string, unknown>][] = [];
+before(async () => {
+  app = await startApp({
+    allowedOrigins: ['https://shop.test', 'http://localhost:5173'],
+    logger: {
+      info: () => undefined,
+      warn: (message: string, fields?: Record<string, unknown>) =>
+        void warnings.push([message, fields ?? {}]),
+      error: () => undefined,
+    },
+  });
+});
+after(() => app.close());
+
+describe('origins', () => {
+  it('a refused origin is logged with what was seen and what is allowed', async () => {
+    const refused = await app.call('POST', '/payments', card('4111111111111111'), {
+      origin: 'http://localhost:3000',
+    });
+    assert.equal(refused.status, 403);
+    const [message, fields] = warnings.find(([m]) => /origin is not allowed/.test(m))!;
+    assert.match(message, /refused/);
+    assert.equal(fields.origin, 'http://localhost:3000');
+    assert.deepEqual(fields.allowed, ['https://shop.test', 'http://localhost:5173']);
+  });
+
+  it('an allowed origin other than publicUrl’s is worth one warning, not one per request', async () => {
+    for (let i = 0; i < 3; i++) {
+      const answer = await app.call('POST', '/payments', card('4111111111111111'), {
+        origin: 'http://localhost:5173',
+      });
+      assert.equal(answer.body.status, 'approved');
+    }
+    const notes = warnings.filter(([m]) => /other than publicUrl/.test(m));
+    assert.equal(notes.length, 1);
+    assert.equal(notes[0]![1].origin, 'http://localhost:5173');
+    assert.equal(notes[0]![1].publicUrl, 'https://shop.test/checkout');
+  });
+});
