@@ -3,6 +3,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { commonJsPlugin } from './test-support/commonjs-plugin.mjs';
 import { acsPlugin } from './test-support/acs-plugin.mjs';
+import { manifestPlugin } from './test-support/manifest-plugin.mjs';
 import { backendMiddleware, backendPlugin } from './test-support/backend-plugin.mjs';
 
 const tsconfig = fileURLToPath(new URL('./tsconfig.json', import.meta.url));
@@ -41,5 +42,6 @@ export default {
     esbuildPlugin({ ts: true, tsconfig }),
     backendPlugin(),
     acsPlugin(),
+    manifestPlugin(),
   ],
 };

@@ -17,9 +17,8 @@ import { threeDSV1Styles } from './3ds-v1.styles.js';
  *
  * @csspart status - The status line.
  * @csspart challenge - The challenge wrapper.
- * @csspart title - The challenge title.
  * @csspart frame - The bank's frame.
- * @csspart cancel - The cancel button.
+ * @csspart cancel - The button that cancels the bank check (Escape does the same).
  *
  * @cssproperty --pg-challenge-full-height - Height of the full-width challenge window.
  * @cssproperty --pg-color-border - Frame border colour.

@@ -31,9 +31,8 @@ const METHOD_LOAD_LIMIT_MS = 10_000;
  * @csspart status - The "checking with your bank" line during the method step.
  * @csspart method-frame - The hidden method frame.
  * @csspart challenge - The challenge wrapper.
- * @csspart title - The challenge title.
  * @csspart frame - The challenge frame.
- * @csspart cancel - The cancel button.
+ * @csspart cancel - The button that cancels the bank check (Escape does the same).
  *
  * @cssproperty --pg-challenge-full-height - Height of the full-width (05) challenge window.
  * @cssproperty --pg-color-border - Frame border colour.

@@ -42,7 +42,7 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
 /** The inner elements' parts, forwarded so `pg-checkout::part(submit)` themes the built-in form. */
 const cardFormParts =
   'form, field, label, input, brand, brands, error, saved-cards, save-card, submit, status: form-status';
-const threeDSParts = 'challenge, frame, cancel, method-frame, status: three-ds-status';
+const threeDSParts = 'challenge, frame, cancel, method-frame';
 
 /** A region for the amount when the locale names none: the shop's currency says where it is. */
 const currencyRegion: Record<string, string> = { ZAR: 'ZA' };
@@ -108,16 +108,26 @@ function isThreeDSAction(value: unknown): value is ThreeDSAction {
  * @csspart frame - The bank's challenge frame.
  * @csspart cancel - The button that cancels the bank check.
  * @csspart method-frame - The hidden 3-D Secure method frame.
- * @csspart three-ds-status - The 3-D Secure element's status line (its `status` part).
  * @csspart methods - The other payment methods.
  * @csspart method - Each other payment method's button.
  *
  * @cssproperty --pg-max-width - Widest the drop-in grows (default 40rem).
- * @cssproperty --pg-padding - Inner padding.
- * @cssproperty --pg-color-success - Approved message colour.
- * @cssproperty --pg-color-error - Failure message colour.
- * @cssproperty --pg-color-background - Background.
+ * @cssproperty --pg-padding - Inner padding (default none: it sits on the page's own surface).
+ * @cssproperty --pg-color-background - Field background, and the drop-in's when set (default none).
+ * @cssproperty --pg-color-surface - Message box background.
  * @cssproperty --pg-color-text - Text colour.
+ * @cssproperty --pg-color-text-muted - Hint colour.
+ * @cssproperty --pg-color-border - Field and frame border colour.
+ * @cssproperty --pg-color-primary - Button colour.
+ * @cssproperty --pg-color-on-primary - Button text colour.
+ * @cssproperty --pg-color-error - Error and failure message colour.
+ * @cssproperty --pg-color-success - Approved message colour.
+ * @cssproperty --pg-focus-ring - Focus ring box-shadow.
+ * @cssproperty --pg-radius - Corner radius.
+ * @cssproperty --pg-spacing - Gap between fields.
+ * @cssproperty --pg-font-family - Font family.
+ * @cssproperty --pg-font-size - Base font size.
+ * @cssproperty --pg-challenge-full-height - Height of the full-width (05) challenge window.
  */
 export class PgCheckout extends LitElement {
   static override styles = [themeStyles, checkoutStyles];
@@ -445,19 +455,17 @@ export class PgCheckout extends LitElement {
   private renderThreeDS() {
     const flow = this.threeDS;
     if (!flow) return nothing;
-    return html`<div
-      part="three-ds"
-      exportparts=${threeDSParts}
-      @pg-threeds-start=${this.onThreeDSStart}
-    >
+    return html`<div part="three-ds" @pg-threeds-start=${this.onThreeDSStart}>
       ${
         flow.action.version === 1
           ? html`<pg-3ds-v1
+              exportparts=${threeDSParts}
               appearance=${this.appearance}
               challenge-timeout=${this.challengeTimeout}
               poll-interval=${this.pollInterval}
             ></pg-3ds-v1>`
           : html`<pg-3ds-v2
+              exportparts=${threeDSParts}
               appearance=${this.appearance}
               method-timeout=${this.methodTimeout}
               challenge-timeout=${this.challengeTimeout}
