@@ -39,6 +39,8 @@ export interface ShopperResult {
   presses: number;
   /** The last final state the shopper was shown, if any. */
   final?: Said;
+  /** Two-tab orders: what the tab with the open challenge ended on. */
+  challengeTab?: { card: SoakCard; final?: Said };
 }
 
 export interface ShopperOptions {
@@ -48,6 +50,10 @@ export interface ShopperOptions {
   /** How many status polls after a challenge before the shopper gives up on it. */
   maxPolls: number;
   pollMs: number;
+  /** Prefix of this tab's request ids, for an order paid in two tabs. */
+  tab?: string;
+  /** Runs once, when a challenge is about to be shown (the shopper pays in another tab meanwhile). */
+  beforeChallenge?: () => Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -88,7 +94,7 @@ export async function shop(
     url: string,
     init: { method: string; headers?: Record<string, string>; body?: string },
   ): Promise<Said> {
-    const req = `${order}#${++k}`;
+    const req = `${order}#${options.tab ?? ''}${++k}`;
     const sentAt = Date.now();
     const entry: Said = { order, req, route, sentAt, at: 0, http: 0, contentType: '' };
     try {
@@ -157,6 +163,11 @@ export async function shop(
       if (step2.body.status !== 'authenticating' || !step2.body.threeDS) return undefined;
       action = step2.body.threeDS;
     }
+    if (options.beforeChallenge) {
+      const run = options.beforeChallenge;
+      delete options.beforeChallenge;
+      await run();
+    }
     // The challenge: the bank's page in the frame, code 1234, the bank's post to the middleware.
     const acsUrl = String(action.acsUrl);
     const challenge: Record<string, string> =
@@ -218,4 +229,35 @@ export async function shop(
     await sleep(backoff(result.presses));
   }
   return result;
+}
+
+/**
+ * One order in two tabs: tab A opens a 3-D Secure challenge; before answering it the shopper pays
+ * the same order in tab B with a frictionless card; then completes tab A's challenge. The order
+ * must be charged once, and tab A told its card was not charged (already paid).
+ */
+export async function shopInTwoTabs(
+  order: string,
+  challengeCard: SoakCard,
+  payCard: SoakCard,
+  options: ShopperOptions,
+): Promise<ShopperResult> {
+  let tabB: ShopperResult | undefined;
+  const tabA = await shop(order, challengeCard, {
+    ...options,
+    tab: 'A',
+    beforeChallenge: async () => {
+      tabB = await shop(order, payCard, { ...options, tab: 'B' });
+    },
+  });
+  // Tab A never got its challenge (its create kept failing): the order is paid in tab B alone.
+  tabB ??= await shop(order, payCard, { ...options, tab: 'B' });
+  return {
+    order,
+    card: payCard,
+    said: [...tabA.said, ...tabB.said].sort((a, b) => a.sentAt - b.sentAt),
+    presses: tabA.presses + tabB.presses,
+    ...(tabB.final ? { final: tabB.final } : {}),
+    challengeTab: { card: challengeCard, ...(tabA.final ? { final: tabA.final } : {}) },
+  };
 }

@@ -8,6 +8,7 @@
  * handing back the answer), so Redis dies while the gateway handles a call, not only between calls.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -34,6 +35,27 @@ export interface GatewayCall {
 }
 
 const als = new AsyncLocalStorage<string>();
+
+/** A line the middleware logged, with the request it was logged for (timers keep the id). */
+export interface LogLine {
+  at: number;
+  req: string;
+  level: string;
+  message: string;
+  fields: string;
+}
+const logs: LogLine[] = [];
+const keep =
+  (level: string) =>
+  (message: string, meta?: Record<string, unknown>): void => {
+    const fields = Object.entries(meta ?? {})
+      .map(
+        ([k, v]) =>
+          `${k}=${v instanceof Error ? v.message : typeof v === 'object' ? JSON.stringify(v) : String(v)}`,
+      )
+      .join(' ');
+    logs.push({ at: Date.now(), req: als.getStore() ?? '', level, message, fields });
+  };
 const calls: GatewayCall[] = [];
 const latency = (max: number) => new Promise((r) => setTimeout(r, Math.random() * max));
 const LATENCY_MS = Number(process.env.GATEWAY_LATENCY_MS ?? 40);
@@ -81,6 +103,18 @@ const redis = new Redis({
 redis.on('error', () => {
   storeErrors += 1;
 });
+// How long the app itself could not reach Redis: from a lost connection to the next ready.
+let lostAt = 0;
+let unavailableMs = 0;
+redis.on('close', () => {
+  lostAt ||= Date.now();
+});
+redis.on('ready', () => {
+  if (lostAt) unavailableMs += Date.now() - lostAt;
+  lostAt = 0;
+});
+const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+loopDelay.enable();
 
 const app = express();
 // Bodies are read before the request's id is bound (a stream's events would lose it); the
@@ -114,7 +148,7 @@ mounted.router = createCheckout({
     currency: 'ZAR',
     reference: String(req.headers['x-order']),
   }),
-  logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  logger: { info: keep('info'), warn: keep('warn'), error: keep('error') },
   reconcileGraceMs: Number(process.env.RECONCILE_GRACE_MS ?? 3_000),
 });
 
@@ -122,7 +156,13 @@ serveCommands(
   { url },
   {
     calls: () => calls,
+    logs: () => logs,
     storeErrors: () => storeErrors,
+    unavailableMs: () => unavailableMs + (lostAt ? Date.now() - lostAt : 0),
+    loopDelay: () => ({
+      p99: Math.round(loopDelay.percentile(99) / 1e6),
+      max: Math.round(loopDelay.max / 1e6),
+    }),
   },
   async () => {
     server.closeAllConnections();

@@ -10,11 +10,11 @@ import { startChild } from '../bench/lib/child.js';
 import { pool, table } from '../bench/lib/pool.js';
 import type { SoakCard } from './cards.js';
 import { startFaultyRedis } from './redis-faults.js';
-import { shop, type Said, type ShopperResult } from './shopper.js';
-import type { GatewayCall } from './store-app-child.js';
+import { shop, shopInTwoTabs, type Said, type ShopperResult } from './shopper.js';
+import type { GatewayCall, LogLine } from './store-app-child.js';
 
 const ORDERS = Number(process.env.SOAK_STORE_PAYMENTS ?? 1_500);
-const CONCURRENCY = Number(process.env.SOAK_STORE_CONCURRENCY ?? 100);
+const CONCURRENCY = Number(process.env.SOAK_STORE_CONCURRENCY ?? 50);
 const UP_MS: [number, number] = [300, 2_000];
 const DOWN_MS: [number, number] = [0, 250];
 const PAGE_ORIGIN = 'https://shop.test';
@@ -50,6 +50,10 @@ const MIX: { card: SoakCard; ends: 'approved' | 'declined' }[] = [
   ...[0, 1, 0].map((i) => ({ card: DECLINE[i]!, ends: 'declined' as const })),
   ...THREE_DS.map(([c, ends]) => ({ card: c, ends })),
 ];
+
+const TWO_TABS = Number(process.env.SOAK_STORE_TWO_TABS ?? 5);
+// Cards whose create answers a challenge at once (v1, v2), so tab A's challenge is open at once.
+const TWO_TAB_CHALLENGE = [THREE_DS[0]![0], THREE_DS[4]![0]];
 
 interface SandboxTxn {
   reference: string;
@@ -97,16 +101,15 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
     const loadStart = Date.now();
     const shoppers: ShopperResult[] = [];
     await pool(CONCURRENCY, ORDERS, async (i) => {
+      const options = { url, origin: PAGE_ORIGIN, maxPresses: 12, maxPolls: 40, pollMs: 250 };
+      // Every TWO_TABS-th order is paid in two tabs while a challenge is open in the first.
+      if (i % TWO_TABS === TWO_TABS - 1) {
+        const challenge = TWO_TAB_CHALLENGE[Math.floor(i / TWO_TABS) % TWO_TAB_CHALLENGE.length]!;
+        shoppers.push(await shopInTwoTabs(`store-${i}`, challenge, APPROVE[0]!, options));
+        return;
+      }
       const slot = MIX[i % MIX.length]!;
-      shoppers.push(
-        await shop(`store-${i}`, slot.card, {
-          url,
-          origin: PAGE_ORIGIN,
-          maxPresses: 12,
-          maxPolls: 40,
-          pollMs: 250,
-        }),
-      );
+      shoppers.push(await shop(`store-${i}`, slot.card, options));
     });
     await redis.stopFaults();
     const loadSeconds = (Date.now() - loadStart) / 1000;
@@ -118,9 +121,12 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
     // Let answers the tap delayed and background store writes settle before reading the records.
     await new Promise((r) => setTimeout(r, 1_000));
     const calls = await app.ask<GatewayCall[]>('calls');
+    const logs = await app.ask<LogLine[]>('logs');
     const storeErrors = await app.ask<number>('storeErrors');
+    const unavailableMs = await app.ask<number>('unavailableMs');
+    const loopDelay = await app.ask<{ p99: number; max: number }>('loopDelay');
     const ends = new Map(MIX.map((m) => [m.card.number, m.ends]));
-    const result = await check(sandbox.ready.url, shoppers, calls, ends);
+    const result = await check(sandbox.ready.url, shoppers, calls, logs, ends);
 
     const said = shoppers.flatMap((s) => s.said);
     const byAnswer = new Map<string, number>();
@@ -157,7 +163,11 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
           'Redis downtime total (kill -> PING answered) / longest',
           `${(redis.stats.downtimeMs / 1000).toFixed(1)} s (${((redis.stats.downtimeMs / 1000 / loadSeconds) * 100).toFixed(0)}% of the load) / ${redis.stats.longestDownMs} ms`,
         ],
-        ['ioredis connection errors seen by the app', storeErrors],
+        [
+          'Redis unreachable as the app saw it (connection lost -> ready) / ioredis errors',
+          `${(unavailableMs / 1000).toFixed(1)} s / ${storeErrors}`,
+        ],
+        ['app event-loop delay p99 / max', `${loopDelay.p99} ms / ${loopDelay.max} ms`],
         ['money-moving gateway calls (creates / Step 2 / 3DS confirms)', result.callCounts],
         ['sandbox transactions found / charged', `${result.transactions} / ${result.chargedTxns}`],
         [
@@ -180,7 +190,7 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
       log(
         `${result.violations.length} store-fault VIOLATION(S), with the order's answers and gateway calls:`,
       );
-      for (const v of result.violations.slice(0, 20)) log(v);
+      for (const v of result.violations.slice(0, 30)) log(v);
     }
     return { violations: result.violations.map((v) => v.split('\n')[0]!) };
   } finally {
@@ -208,6 +218,7 @@ async function check(
   sandboxUrl: string,
   shoppers: ShopperResult[],
   calls: GatewayCall[],
+  logs: LogLine[],
   ends: Map<string, 'approved' | 'declined'>,
 ): Promise<Check> {
   const KINDS = [
@@ -281,22 +292,45 @@ async function check(
     const charged = txns.filter((t) => CHARGED.has(t.status));
     chargedTxns += charged.length;
     const mine = callsByOrder.get(s.order) ?? [];
-    const dump = (what: string) =>
-      [
-        `${s.order} (card ${s.card.number.slice(-4)}): ${what}`,
-        '  answers:',
-        ...s.said.map((a) => `    ${line(a)}`),
-        '  gateway calls:',
-        ...mine.map(
-          (c) =>
-            `    ${new Date(c.sentAt).toISOString().slice(11, 23)} ${c.req || '(no request)'} ${c.kind} ${c.ref} -> ${c.status || 'no answer'} ${c.originalErrorCode ?? ''}`,
-        ),
+    const time = (ms: number) => new Date(ms).toISOString().slice(11, 23);
+    const about = new RegExp(`(^|\\s)(order|merchantReference)=${s.order}(-\\d+)?(\\s|$)`);
+    const refs = new Set(txns.map((t) => t.reference));
+    const mentions = (l: LogLine) =>
+      l.req.startsWith(`${s.order}#`) ||
+      about.test(l.fields) ||
+      [...refs].some((r) => l.fields.includes(`reference=${r}`));
+    let dumped = false;
+    // One timeline: the shopper's answers (by send time), the gateway calls, the middleware's logs.
+    const dump = (what: string) => {
+      if (dumped) return `${s.order}: ${what}`;
+      dumped = true;
+      const events: [number, string][] = [
+        ...s.said.map((a): [number, string] => [
+          a.sentAt,
+          `${time(a.sentAt)} -> ${time(a.at)} ${line(a).slice(13)}`,
+        ]),
+        ...mine.map((c): [number, string] => [
+          c.sentAt,
+          `${time(c.sentAt)}    gateway ${c.kind} ${c.ref} (for ${c.req || 'no request'}) -> ${c.status || 'no answer'} ${c.originalErrorCode ?? ''}`,
+        ]),
+        ...logs
+          .filter(mentions)
+          .map((l): [number, string] => [
+            l.at,
+            `${time(l.at)}    log ${l.req || '-'} ${l.level}: ${l.message} ${l.fields}`,
+          ]),
+      ];
+      events.sort((x, y) => x[0] - y[0]);
+      return [
+        `${s.order} (card ${s.card.number.slice(-4)}${s.challengeTab ? `, challenge tab ${s.challengeTab.card.number.slice(-4)}` : ''}): ${what}`,
+        ...events.map(([, e]) => `    ${e}`),
         '  sandbox:',
         ...txns.map(
           (t) =>
-            `    ${t.merchantReference} ${t.reference} ${t.status} created ${new Date(t.createdAt).toISOString().slice(11, 23)} updated ${new Date(t.updatedAt).toISOString().slice(11, 23)}`,
+            `    ${t.merchantReference} ${t.reference} ${t.status} created ${time(t.createdAt)} updated ${time(t.updatedAt)}`,
         ),
       ].join('\n');
+    };
     const report = (kind: string, what: string) => {
       counts.set(kind, counts.get(kind)! + 1);
       violations.push(dump(what));
@@ -325,7 +359,8 @@ async function check(
       }
       const body = a.body;
       if (!body) continue;
-      if (body.status === 'approved') {
+      // A doubled order is counted once, above; "lost" is an approval the one charge does not match.
+      if (body.status === 'approved' && charged.length <= 1) {
         if (charged.length !== 1 || charged[0]!.reference !== body.reference)
           report(
             KINDS[1]!,
@@ -367,7 +402,10 @@ async function check(
           ? 'no final answer after 12 presses, charged'
           : 'no final answer after 12 presses, not charged';
     } else if (final.status === 'approved') {
-      outcome = 'approved (charged once)';
+      outcome =
+        charged.length === 1
+          ? 'approved (charged once)'
+          : `approved, CHARGED ${charged.length} TIMES`;
     } else {
       outcome = `${final.status} ${final.code ?? ''}`.trim();
       if (final.code !== 'already_paid' && charged.length > 0)
@@ -378,7 +416,15 @@ async function check(
     }
     const expected = ends.get(s.card.number);
     if (final && expected && final.status !== expected) outcome += ` (card ends ${expected})`;
+    if (s.challengeTab) {
+      const a = s.challengeTab.final?.body;
+      outcome = `two tabs: ${outcome}; challenge tab ${a ? `${a.status} ${a.code ?? ''}`.trim() : 'no final answer'}`;
+    }
     outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+    if (shown < 3 && SHOW.some((k) => k.startsWith('outcome:') && outcome.includes(k.slice(8)))) {
+      shown += 1;
+      console.log(dump(`shown for its outcome: ${outcome}`));
+    }
   }
   return {
     violations,
