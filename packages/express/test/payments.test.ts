@@ -62,7 +62,7 @@ describe('card payments (fake gateway)', () => {
     assert.equal(action.version, 1);
     assert.match(
       action.termUrl,
-      /^https:\/\/shop\.test\/checkout\/3ds\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\/term$/,
+      /^https:\/\/shop\.test\/checkout\/3ds\/[A-Za-z0-9_-]+\.[0-9a-z]+\.[A-Za-z0-9_-]{43}\/term$/,
     );
     const page = await bankPost(local(app, action.termUrl), { PaRes: 'good-proof', MD: action.md });
     assert.equal(page.status, 200);
@@ -150,7 +150,7 @@ describe('card payments (fake gateway)', () => {
     const callbackUrl = String(app.gateway.lastCreate!.callbackUrl);
     assert.match(
       callbackUrl,
-      /^https:\/\/shop\.test\/checkout\/3ds\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\/callback$/,
+      /^https:\/\/shop\.test\/checkout\/3ds\/[A-Za-z0-9_-]+\.[0-9a-z]+\.[A-Za-z0-9_-]{43}\/callback$/,
     );
     const page = await bankPost(local(app, callbackUrl), {
       cres: 'failed-proof',

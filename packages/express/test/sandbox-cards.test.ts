@@ -177,7 +177,10 @@ describe('every sandbox test card through the middleware', () => {
     const threeDS = created.body.threeDS;
     const page = await completeChallenge(threeDS, '1234');
     assert.equal(page.status, 200);
-    assert.match(page.url, /\/checkout\/3ds\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}\/callback$/);
+    assert.match(
+      page.url,
+      /\/checkout\/3ds\/[A-Za-z0-9_-]+\.[0-9a-z]+\.[A-Za-z0-9_-]{43}\/callback$/,
+    );
     const replay = await fetch(page.url, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -46,6 +46,7 @@ export function createContext(options: CheckoutOptions): Context {
     secrets: createSecrets({
       ...(options.sessionSecret ? { sessionSecret: options.sessionSecret } : {}),
       derivedFrom: credentials?.secret ?? options.webhookSecret,
+      sessionTtlMs: options.sessionTtlMs ?? 30 * 60_000,
     }),
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,

@@ -13,8 +13,6 @@ export const paymentKeys = (reference: string) => {
   const t = tag('p', reference);
   return {
     record: `${t}:pay`,
-    step2: `${t}:step2`,
-    confirm: `${t}:confirm`,
     retry: `${t}:confirm-retry`,
     hook: (status: string) => `${t}:hook:${status}`,
   };

@@ -9,9 +9,9 @@ export interface Secrets {
   clientSecret(reference: string): string;
   /** True when `given` is the client secret of `reference` (constant time). */
   ownsPayment(reference: string, given: unknown): boolean;
-  /** The `:session` of an attempt's 3-D Secure URLs: its merchant reference, signed. */
+  /** The `:session` of an attempt's 3-D Secure URLs: its merchant reference and expiry, signed. */
   sessionToken(merchantReference: string): string;
-  /** The merchant reference a session token was made for, or `undefined` when it is not ours. */
+  /** The merchant reference a session token was made for, or `undefined` when it is not ours or expired. */
   merchantReferenceOf(token: string): string | undefined;
 }
 
@@ -29,7 +29,14 @@ function equal(a: string, b: string): boolean {
  * `sessionSecret` is used as given; a gateway or webhook secret is never used directly as an HMAC
  * key for browser-facing values, only through a derivation with its own label.
  */
-export function createSecrets(source: { sessionSecret?: string; derivedFrom?: string }): Secrets {
+export function createSecrets(source: {
+  sessionSecret?: string;
+  derivedFrom?: string;
+  /** How long a 3-D Secure session token is good for. */
+  sessionTtlMs: number;
+  now?: () => number;
+}): Secrets {
+  const now = source.now ?? Date.now;
   const key = source.sessionSecret
     ? Buffer.from(source.sessionSecret, 'utf8')
     : createHmac('sha256', source.derivedFrom ?? '')
@@ -43,18 +50,17 @@ export function createSecrets(source: { sessionSecret?: string; derivedFrom?: st
       typeof given === 'string' &&
       given.length === 43 &&
       equal(mac(CLIENT_LABEL, reference), given),
-    sessionToken: (merchantReference) =>
-      `${Buffer.from(merchantReference, 'utf8').toString('base64url')}.${mac(SESSION_LABEL, merchantReference)}`,
+    sessionToken(merchantReference) {
+      const body = `${Buffer.from(merchantReference, 'utf8').toString('base64url')}.${(now() + source.sessionTtlMs).toString(36)}`;
+      return `${body}.${mac(SESSION_LABEL, body)}`;
+    },
     merchantReferenceOf(token) {
-      if (typeof token !== 'string' || token.length > 220) return undefined;
-      const dot = token.indexOf('.');
-      if (dot < 1) return undefined;
-      const encoded = token.slice(0, dot);
-      if (!/^[A-Za-z0-9_-]+$/.test(encoded)) return undefined;
-      const merchantReference = Buffer.from(encoded, 'base64url').toString('utf8');
-      return equal(mac(SESSION_LABEL, merchantReference), token.slice(dot + 1))
-        ? merchantReference
-        : undefined;
+      if (typeof token !== 'string' || token.length > 240) return undefined;
+      const match = /^([A-Za-z0-9_-]+)\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+      if (!match || !equal(mac(SESSION_LABEL, `${match[1]}.${match[2]}`), match[3]!))
+        return undefined;
+      if (parseInt(match[2]!, 36) < now()) return undefined;
+      return Buffer.from(match[1]!, 'base64url').toString('utf8');
     },
   };
 }
