@@ -64,7 +64,12 @@ export function errorHandler(ctx: Context): ErrorRequestHandler {
           'The payment service is unavailable. Please try again shortly.',
         ];
       } else if (failure.kind === 'rejected') {
-        [status, code, message] = [400, 'invalid_request', failure.message];
+        // The gateway (or our client's schema) refused the request as malformed: nothing was created.
+        [status, code, message] = [
+          400,
+          'invalid_request',
+          `The payment was not accepted: ${failure.message}`,
+        ];
       } else if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
         [status, code, message] = [
           402,

@@ -217,12 +217,6 @@ async function sendCreate(
     delete ledger.attempts[n];
     if (pendingCard)
       await settleSavedCard(ctx, { ...base, reference: merchantReference, state: TIMEOUT_STATE });
-    if (failure.kind === 'rejected')
-      throw new CheckoutError(
-        400,
-        'invalid_request',
-        `The payment was not accepted: ${failure.message}`,
-      );
     throw error;
   }
   const { state, threeDS } = stateFromOutcome(ctx, outcome, merchantReference);

@@ -112,12 +112,6 @@ async function startRedirect(ctx: Context, req: Request, method: RedirectMethod)
       }
       if (failure.kind === 'outcome_unknown') throw error; // stays `unknown`: the next try reconciles
       delete ledger.attempts[n];
-      if (failure.kind === 'rejected')
-        throw new CheckoutError(
-          400,
-          'invalid_request',
-          `The payment was not accepted: ${failure.message}`,
-        );
       throw error;
     }
     attempt.reference = result.reference;
