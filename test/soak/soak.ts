@@ -1,7 +1,9 @@
 /**
  * `npm run soak`: 10,000 card payments through createCheckout and the sandbox at concurrency 50
  * while the sandbox injects timeouts, resets, 5xx and malformed JSON; then every payment is
- * reconciled against the sandbox's own records. Exits 1 on any violation.
+ * reconciled against the sandbox's own records. Then the store-fault phase (store-faults.ts):
+ * RedisStore on a redis-server SIGKILLed and restarted empty at random while shoppers pay, 3-D
+ * Secure included, and press Pay again. Exits 1 on any violation.
  */
 import { fileURLToPath } from 'node:url';
 import { GatewayClient } from '@pg-checkout/node';
@@ -136,7 +138,7 @@ async function gatewayPhase(): Promise<string[]> {
       const [order, o] = retried[i]!;
       o.final = await pay(order, o.card);
     });
-    console.log(`[${seconds()} s] retried ${retried.length} payments that ended 502/504`);
+    console.log(`[${seconds()} s] retried ${retried.length} payments that ended 502/503/504`);
 
     const storeAfter = await app.ask<number>('storeSize');
     const storeLeft = await app.ask<number>('expireStore');
@@ -175,7 +177,10 @@ async function gatewayPhase(): Promise<string[]> {
           'load phase',
           `${loadSeconds.toFixed(1)} s (${Math.round(PAYMENTS / loadSeconds)} payments/s)`,
         ],
-        ['gateway attempts (creates sent)', result.attemptCount],
+        [
+          'gateway attempts (creates sent; of them repeats of an unanswered reference)',
+          `${result.attemptCount} (${result.repeatedCount})`,
+        ],
         ['sandbox transactions found', result.transactionCount],
         [
           'middleware heap after GC, store entries expired: warmed up -> after',
