@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `prepack`/`postpack` of every published package: the tarball's package.json loses the workspace-only
-// `pg-source` condition (it points at src/, which is not shipped), and every file `exports`, `bin`,
-// `main`, `types` and `sideEffects` name must be in the tarball. `postpack` puts the condition back,
+// `pg-source` condition (it points at src/, which is not shipped) and the workspace's scripts, and every
+// file `exports`, `bin`, `main` and `types` name must be in the tarball. `postpack` puts them back,
 // touching nothing else, so a dependency line added meanwhile survives.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,10 +16,11 @@ const write = (pkg) => writeFileSync(manifestFile, `${JSON.stringify(pkg, null, 
 
 function restore() {
   if (!existsSync(backupFile)) return;
-  const saved = JSON.parse(readFileSync(backupFile, 'utf8'));
-  const pkg = read();
-  for (const key of Object.keys(saved)) pkg[key] = saved[key];
-  write(pkg);
+  const { order, fields } = JSON.parse(readFileSync(backupFile, 'utf8'));
+  const pkg = { ...read(), ...fields };
+  // Keys in their old order; any added meanwhile stay, at the end.
+  const keys = [...order.filter((key) => key in pkg), ...Object.keys(pkg)];
+  write(Object.fromEntries([...new Set(keys)].map((key) => [key, pkg[key]])));
   rmSync(backupFile);
 }
 
@@ -41,10 +42,11 @@ function targets(value) {
 function strip() {
   restore(); // an earlier pack that died halfway
   const pkg = read();
-  const saved = { exports: pkg.exports };
-  if (Array.isArray(pkg.sideEffects)) saved.sideEffects = pkg.sideEffects;
-  writeFileSync(backupFile, `${JSON.stringify(saved, null, 2)}\n`);
+  const fields = { exports: pkg.exports, scripts: pkg.scripts, sideEffects: pkg.sideEffects };
+  writeFileSync(backupFile, `${JSON.stringify({ order: Object.keys(pkg), fields }, null, 2)}\n`);
   pkg.exports = withoutSourceCondition(pkg.exports);
+  // The workspace's build and test scripts run files the tarball does not have (npm read postpack already).
+  delete pkg.scripts;
   if (Array.isArray(pkg.sideEffects)) {
     pkg.sideEffects = pkg.sideEffects.filter((path) => !path.startsWith('./src/'));
   }

@@ -98,7 +98,7 @@ import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { PgElements } from './elements.js';
 export type * from './elements.js';
 ${listenersType}
-type Element<T extends keyof PgElements> = Omit<
+type ElementProps<T extends keyof PgElements> = Omit<
   DetailedHTMLProps<HTMLAttributes<PgElements[T]['element']>, PgElements[T]['element']>,
   keyof Props<T>
 > &
@@ -109,7 +109,7 @@ declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace JSX {
     interface IntrinsicElements {
-${elements.map((el) => `      ${quote(el.tag)}: Element<${quote(el.tag)}>;`).join('\n')}
+${elements.map((el) => `      ${quote(el.tag)}: ElementProps<${quote(el.tag)}>;`).join('\n')}
     }
   }
 }
@@ -121,14 +121,14 @@ import type { JSX } from 'preact';
 import type { PgElements } from './elements.js';
 export type * from './elements.js';
 ${listenersType}
-type Element<T extends keyof PgElements> = Omit<JSX.HTMLAttributes<PgElements[T]['element']>, keyof Props<T>> &
+type ElementProps<T extends keyof PgElements> = Omit<JSX.HTMLAttributes<PgElements[T]['element']>, keyof Props<T>> &
   Props<T> &
   Listeners<PgElements[T]['events'], 'on'>;
 
 declare module 'preact' {
   namespace JSX {
     interface IntrinsicElements {
-${elements.map((el) => `      ${quote(el.tag)}: Element<${quote(el.tag)}>;`).join('\n')}
+${elements.map((el) => `      ${quote(el.tag)}: ElementProps<${quote(el.tag)}>;`).join('\n')}
     }
   }
 }
@@ -140,7 +140,7 @@ import type { JSX } from 'solid-js';
 import type { PgElements } from './elements.js';
 export type * from './elements.js';
 ${listenersType}
-type Element<T extends keyof PgElements> = Omit<JSX.HTMLAttributes<PgElements[T]['element']>, keyof Props<T>> &
+type ElementProps<T extends keyof PgElements> = Omit<JSX.HTMLAttributes<PgElements[T]['element']>, keyof Props<T>> &
   Props<T> & {
     [K in keyof PgElements[T]['properties'] as \`prop:\${K & string}\`]?: PgElements[T]['properties'][K];
   } & Listeners<PgElements[T]['events'], 'on:'>;
@@ -148,7 +148,7 @@ type Element<T extends keyof PgElements> = Omit<JSX.HTMLAttributes<PgElements[T]
 declare module 'solid-js' {
   namespace JSX {
     interface IntrinsicElements {
-${elements.map((el) => `      ${quote(el.tag)}: Element<${quote(el.tag)}>;`).join('\n')}
+${elements.map((el) => `      ${quote(el.tag)}: ElementProps<${quote(el.tag)}>;`).join('\n')}
     }
   }
 }
@@ -160,13 +160,13 @@ import type { HTMLAttributes } from 'svelte/elements';
 import type { PgElements } from './elements.js';
 export type * from './elements.js';
 ${listenersType}
-type Element<T extends keyof PgElements> = Omit<HTMLAttributes<PgElements[T]['element']>, keyof Props<T>> &
+type ElementProps<T extends keyof PgElements> = Omit<HTMLAttributes<PgElements[T]['element']>, keyof Props<T>> &
   Props<T> &
   Listeners<PgElements[T]['events'], 'on'>;
 
 declare module 'svelte/elements' {
   interface SvelteHTMLElements {
-${elements.map((el) => `    ${quote(el.tag)}: Element<${quote(el.tag)}>;`).join('\n')}
+${elements.map((el) => `    ${quote(el.tag)}: ElementProps<${quote(el.tag)}>;`).join('\n')}
   }
 }
 `,
@@ -174,19 +174,20 @@ ${elements.map((el) => `    ${quote(el.tag)}: Element<${quote(el.tag)}>;`).join(
     elements,
   ) => `${NOTE}// Vue 3: the elements as global components, for vue-tsc and Volar (\`@pg-approved\`, \`:saved-cards\`).
 // Vue still needs \`compilerOptions.isCustomElement: (tag) => tag.startsWith('pg-')\` to leave them alone.
+// Vue sets \`method-timeout\` as the \`methodTimeout\` property, unconverted: bind numbers (\`:method-timeout="3000"\`).
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
 import type { PgElements } from './elements.js';
 export type * from './elements.js';
 
 type Props<T extends keyof PgElements> = PgElements[T]['properties'] & PgElements[T]['attributes'];
-type Element<T extends keyof PgElements> = new () => PgElements[T]['element'] & {
+type ElementProps<T extends keyof PgElements> = new () => PgElements[T]['element'] & {
   $props: Omit<HTMLAttributes, keyof Props<T>> & Props<T> & PublicProps;
   $emit: EmitFn<{ [K in keyof PgElements[T]['events']]: (event: PgElements[T]['events'][K]) => void }>;
 };
 
 declare module 'vue' {
   interface GlobalComponents {
-${elements.map((el) => `    ${quote(el.tag)}: Element<${quote(el.tag)}>;`).join('\n')}
+${elements.map((el) => `    ${quote(el.tag)}: ElementProps<${quote(el.tag)}>;`).join('\n')}
   }
 }
 `,
