@@ -17,7 +17,8 @@ let sandbox: Sandbox;
 let one: SandboxApp;
 let two: SandboxApp;
 const completed: string[] = [];
-const errors: string[] = [];
+const logged: string[] = [];
+const storeErrors = () => logged.filter((line) => /store|redis|sentinel/i.test(line));
 before(async () => {
   sentinel = await startSentinel({ downAfterMs: DOWN_AFTER_MS, failoverTimeoutMs: 10_000 });
   sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
@@ -30,8 +31,8 @@ before(async () => {
     onPaymentCompleted: (e: { reference: string }) => void completed.push(e.reference),
     logger: {
       info: () => undefined,
-      warn: () => undefined,
-      error: (message: string) => void errors.push(message),
+      warn: (message: string) => void logged.push(message),
+      error: (message: string) => void logged.push(message),
     },
   });
   one = await startSandboxApp(instance(), 5_000, sandbox);
@@ -51,6 +52,7 @@ describe('checkout behind Sentinel (1 primary, 1 replica, 3 sentinels), two inst
       completed.filter((r) => r === reference),
       [reference],
     );
+    assert.deepEqual(storeErrors(), [], 'no store error while the primary is up');
   });
 
   it('charges an order submitted to both instances at once exactly once', async () => {
@@ -66,6 +68,7 @@ describe('checkout behind Sentinel (1 primary, 1 replica, 3 sentinels), two inst
     assert.deepEqual(report.chargedButFailed, []);
     assert.deepEqual(report.approvedNotCharged, []);
     assert.deepEqual(report.notSettled, []);
+    assert.deepEqual(storeErrors(), [], 'no store error while the primary is up');
   });
 
   it('loses no payment when the primary dies under 10 connections: 0 charged-but-failed, 0 doubled', async (t) => {
