@@ -240,5 +240,9 @@ describe('MemoryStore bounds', () => {
       /maxEntries must be a positive integer/,
     );
     assert.throws(() => new MemoryStore({ headroom: -1 }), /headroom must be a non-negative/);
+    assert.throws(
+      () => new MemoryStore({ maxEntires: 10 } as never),
+      /MemoryStore: unknown option `maxEntires` \(it takes `maxEntries`, `headroom`, `now`\)/,
+    );
   });
 });

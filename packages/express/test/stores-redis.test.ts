@@ -81,6 +81,13 @@ describe('RedisStore specifics', () => {
     );
   });
 
+  it('refuses an option it does not know', () => {
+    assert.throws(
+      () => new RedisStore({ client: redis.client(), keyPrefix: 'x:' } as never),
+      /RedisStore: unknown option `keyPrefix` \(it takes `client`, `prefix`\)/,
+    );
+  });
+
   it('refuses to start without an ioredis client', () => {
     assert.throws(() => new RedisStore({} as never), /needs `client`, an ioredis instance/);
   });

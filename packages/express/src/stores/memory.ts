@@ -2,6 +2,7 @@ import { CheckoutError } from '../errors.js';
 import { ExpiryHeap } from './expiry-heap.js';
 import {
   assertKeyAndTtl,
+  assertKnownOptions,
   assertWrites,
   hashTag,
   type CheckoutStore,
@@ -54,6 +55,7 @@ export class MemoryStore implements CheckoutStore {
   readonly #now: () => number;
 
   constructor(options: MemoryStoreOptions = {}) {
+    assertKnownOptions('MemoryStore', options, ['maxEntries', 'headroom', 'now']);
     const maxEntries = options.maxEntries ?? 100_000;
     if (!Number.isInteger(maxEntries) || maxEntries < 1) {
       throw new TypeError(

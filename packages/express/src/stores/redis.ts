@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { Redis, Cluster } from 'ioredis';
 import {
   assertKeyAndTtl,
+  assertKnownOptions,
   assertWrites,
   hashTag,
   type CheckoutStore,
@@ -65,6 +66,7 @@ export class RedisStore implements CheckoutStore {
     if (!options || typeof options.client?.set !== 'function') {
       throw new TypeError('RedisStore needs `client`, an ioredis instance');
     }
+    assertKnownOptions('RedisStore', options, ['client', 'prefix']);
     const prefix = options.prefix ?? 'pg-checkout:';
     if (typeof prefix !== 'string' || /[{}]/.test(prefix)) {
       throw new TypeError(

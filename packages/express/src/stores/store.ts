@@ -41,6 +41,17 @@ export function hashTag(key: string): string {
   return close > open + 1 ? key.slice(open + 1, close) : key;
 }
 
+/** Throws at construction for an option the store does not know (a typo would otherwise be ignored). */
+export function assertKnownOptions(store: string, options: object, known: readonly string[]): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new TypeError(
+        `${store}: unknown option \`${key}\` (it takes ${known.map((k) => `\`${k}\``).join(', ')})`,
+      );
+    }
+  }
+}
+
 /** Throws a clear error for a key or TTL no store should accept. */
 export function assertKeyAndTtl(key: string, ttlMs?: number): void {
   if (typeof key !== 'string' || key.length === 0 || key.length > 512) {
