@@ -94,8 +94,8 @@ describe('MemoryStore bounds', () => {
       );
     }
     const ms = performance.now() - started;
-    // A scan of 100,000 entries per refusal takes over a second here; the heap takes a few ms.
-    assert.ok(ms < 250, `1,000 refusals took ${ms.toFixed(0)} ms`);
+    // A scan of 100,000 entries per refusal took 4.5 s or more here; the heap takes tens of ms.
+    assert.ok(ms < 500, `1,000 refusals took ${ms.toFixed(0)} ms`);
   });
 
   it('drops expired entries in expiry order, whatever order they were written in', async () => {
