@@ -199,9 +199,17 @@ export abstract class ThreeDSElement extends LitElement {
 
   /** Escape cancels the bank check, wherever focus is in the element (a cross-origin page keeps its keys). */
   private onChallengeKeydown(event: KeyboardEvent): void {
-    if (event.key !== 'Escape' || this.phase !== 'challenge') return;
-    event.preventDefault();
-    this.cancel();
+    if (this.phase !== 'challenge') return;
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      this.cancel();
+      return;
+    }
+    // A Tab seen here while the frame element has focus never reached the bank's page (WebKit keeps keys
+    // with the parent): step back to the control before the frame so this Tab goes into the page.
+    const root = this.renderRoot as ShadowRoot;
+    if (event.key === 'Tab' && !event.shiftKey && root.activeElement?.localName === 'iframe')
+      root.querySelector<HTMLElement>('[part=cancel]')?.focus();
   }
 
   /** A state read after 3-D Secure must be final; one still authenticating means the bank gave no result. */

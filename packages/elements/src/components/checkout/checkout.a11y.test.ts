@@ -139,6 +139,21 @@ describe('<pg-checkout> by keyboard and screen reader', () => {
     expect(active(el)).to.equal(el.shadowRoot!.querySelector('[part=retry]'));
   });
 
+  it('a Tab the parent still sees while the frame has focus (WebKit) steps in front of the frame, so it enters the page', async () => {
+    const el = await dropIn();
+    await payByKeyboard(el, '4000000000000010');
+    const frame = await challengeLoaded(el);
+    const shadow = threeDS(el)!.shadowRoot!;
+    frame.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, composed: true }),
+    );
+    expect(shadow.activeElement).to.equal(shadow.querySelector('[part=cancel]'));
+    // In DOM order the frame is next: the browser's own Tab moves on into the bank's page.
+    expect(shadow.querySelector('[part=cancel]')!.nextElementSibling).to.equal(frame);
+    threeDS(el)!.cancel();
+    await until(() => el.status === 'failed');
+  });
+
   it('marks its language, and formats the amount for the locale', async () => {
     const el = await dropIn('af');
     expect(el.shadowRoot!.querySelector('[part=base]')!.getAttribute('lang')).to.equal('af');
