@@ -1,0 +1,21 @@
+// Preact: the elements' properties and `onpg-…` listeners are typed; each @ts-expect-error must be needed.
+import '@pg-checkout/elements/checkout.js';
+import '@pg-checkout/elements/jsx/preact';
+
+export function Checkout() {
+  return (
+    <>
+      <pg-checkout
+        endpoint="/checkout"
+        appearance="dark"
+        saved-cards
+        onpg-approved={(e) => console.log(e.detail.reference)}
+        onpg-threeds-start={(e) => console.log(e.detail.step)}
+      />
+      {/* @ts-expect-error appearance is 'light' | 'dark' | 'auto' */}
+      <pg-checkout endpoint="/checkout" appearance="purple" />
+      {/* @ts-expect-error busy is a boolean */}
+      <pg-card-form busy="yes" />
+    </>
+  );
+}

@@ -1,0 +1,350 @@
+// A merchant's developer, from the packed tarballs to paying apps: every package is packed, checked,
+// and installed (no links, no workspace) into fresh apps under the system's temp directory.
+// PG_CONSUMERS_NO_BUILD=1 skips `npm run build` (the packages are built already);
+// PG_CONSUMERS_KEEP=1 keeps the scratch directory; PG_CONSUMERS_CACHE picks another npm cache.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
+import {
+  installApp,
+  listFiles,
+  mustRun,
+  packAll,
+  repoRoot,
+  run,
+  scratch,
+  type PackageDir,
+  type Packed,
+} from './lib.js';
+import { pay, startServer } from './servers.js';
+
+const work = scratch();
+const cache = process.env.PG_CONSUMERS_CACHE; // default: npm's own, shared with `npm ci`
+const sharedDir = join(repoRoot, 'test/consumers/shared');
+const timings: [string, number][] = [];
+let packed: Packed;
+let browser: Browser | undefined;
+
+const APPS: Record<string, PackageDir[]> = {
+  'react-express5': ['react', 'elements', 'express', 'sandbox'],
+  'script-express4': ['elements', 'express', 'node', 'sandbox'],
+  vue: ['elements'],
+  svelte: ['elements'],
+  'jsx-others': ['elements'],
+  next: ['react', 'elements'],
+};
+const installs = new Map<string, Promise<string>>();
+
+/** Installs run two at a time (the network is the bottleneck, the machine has two cores). */
+function queueInstalls(): void {
+  const lanes: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+  Object.entries(APPS).forEach(([name, uses], i) => {
+    const lane = i % lanes.length;
+    const done = lanes[lane]!.then(async () => {
+      const { dir, ms } = await installApp(name, work, packed, uses, cache);
+      timings.push([`npm install ${name}`, ms]);
+      return dir;
+    });
+    // Failures surface in the tests that await them; the lane goes on with the next app.
+    done.catch(() => undefined);
+    lanes[lane] = done.catch(() => undefined);
+    installs.set(name, done);
+  });
+}
+
+async function app(name: string): Promise<string> {
+  return installs.get(name)!;
+}
+
+async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await fn();
+  } finally {
+    timings.push([label, Date.now() - started]);
+  }
+}
+
+before(async () => {
+  if (!process.env.PG_CONSUMERS_NO_BUILD) {
+    await timed('npm run build', () =>
+      mustRun('npm', ['run', 'build'], { cwd: repoRoot, env: { npm_config_loglevel: 'error' } }),
+    );
+  }
+  packed = await timed('npm pack (6 packages)', () => packAll(work));
+  queueInstalls();
+});
+
+after(async () => {
+  await browser?.close();
+  await Promise.allSettled(installs.values());
+  console.log('\nconsumer timings:');
+  for (const [label, ms] of timings)
+    console.log(`  ${label.padEnd(52)} ${(ms / 1000).toFixed(1)} s`);
+  console.log('\ntarballs:');
+  for (const r of Object.values(packed?.reports ?? {})) {
+    console.log(
+      `  ${r.filename.padEnd(36)} ${(r.size / 1024).toFixed(1)} KB packed, ${(r.unpackedSize / 1024).toFixed(1)} KB unpacked, ${r.files.length} files`,
+    );
+  }
+  if (process.env.PG_CONSUMERS_KEEP) console.log(`\nkept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+});
+
+/** A tarball's package/ directory, unpacked once. */
+function unpacked(p: PackageDir): string {
+  const dir = join(work, 'unpacked', p);
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true });
+    const result = spawnSync('tar', ['-xzf', packed.tarballs[p], '-C', dir]);
+    assert.equal(result.status, 0, `tar -xzf ${packed.tarballs[p]}`);
+  }
+  return join(dir, 'package');
+}
+function exportTargets(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.values(value).flatMap(exportTargets);
+}
+
+test('every tarball ships what users run and read: dist, README, LICENSE, no tests, no sources, no private condition', () => {
+  const license = readFileSync(join(repoRoot, 'LICENSE'), 'utf8');
+  for (const p of Object.keys(packed.reports) as PackageDir[]) {
+    const dir = unpacked(p);
+    const files = listFiles(dir);
+    const label = `@pg-checkout/${p}`;
+    for (const required of ['package.json', 'README.md', 'LICENSE']) {
+      assert.ok(files.includes(required), `${label} ships ${required}`);
+    }
+    assert.equal(readFileSync(join(dir, 'LICENSE'), 'utf8'), license, `${label}'s LICENSE`);
+    const unwanted = files.filter(
+      (f) =>
+        /(^|\/)(src|test|tests|test-helpers|test-support)\//.test(f) ||
+        /\.(test|spec)\.[cm]?[jt]sx?$/.test(f) ||
+        /\.map$/.test(f) ||
+        (/\.tsx?$/.test(f) && !f.endsWith('.d.ts')),
+    );
+    assert.deepEqual(unwanted, [], `${label} ships no tests, sources or source maps`);
+
+    const manifestText = readFileSync(join(dir, 'package.json'), 'utf8');
+    assert.doesNotMatch(
+      manifestText,
+      /pg-source|\.\/src\//,
+      `${label}: no workspace-only condition`,
+    );
+    const manifest = JSON.parse(manifestText);
+    assert.equal(manifest.license, 'MIT');
+    assert.match(manifest.repository?.url ?? '', /^git\+https:\/\//, `${label}: repository`);
+    assert.match(manifest.homepage ?? '', /^https:\/\//, `${label}: homepage`);
+    assert.match(manifest.bugs?.url ?? '', /^https:\/\//, `${label}: bugs`);
+    const targets = [
+      ...exportTargets(manifest.exports),
+      ...exportTargets(manifest.bin),
+      manifest.main,
+      manifest.types,
+    ].filter(Boolean) as string[];
+    for (const target of targets) {
+      assert.ok(
+        existsSync(join(dir, target)),
+        `${label}: ${target} (from package.json) is shipped`,
+      );
+    }
+
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    assert.doesNotMatch(readme, /\.\.\//, `${label}'s README points nowhere outside the package`);
+    for (const [, link] of readme.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)) {
+      if (/^[a-z]+:/.test(link!)) continue;
+      assert.ok(existsSync(join(dir, link!)), `${label}'s README links to ${link}, not shipped`);
+    }
+  }
+});
+
+test('elements: custom-elements.json names shipped dist modules; JSX typings for five frameworks; ESM only', () => {
+  const dir = unpacked('elements');
+  const manifest = JSON.parse(readFileSync(join(dir, 'custom-elements.json'), 'utf8'));
+  const paths = JSON.stringify(manifest).match(/"(?:path|module)":"[^"]+"/g) ?? [];
+  assert.ok(paths.length > 0);
+  for (const entry of new Set(paths)) {
+    const path = entry.replace(/^"(?:path|module)":"\/?|"$/g, '');
+    assert.match(path, /^dist\/.+\.js$/, `manifest path ${path}`);
+    assert.ok(existsSync(join(dir, path)), `${path} is shipped`);
+  }
+  for (const fw of ['react', 'preact', 'vue', 'svelte', 'solid']) {
+    assert.ok(existsSync(join(dir, `dist/jsx/${fw}.d.ts`)), `dist/jsx/${fw}.d.ts`);
+  }
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  assert.equal(pkg.type, 'module');
+  assert.ok(!('credit-card-type' in (pkg.dependencies ?? {})), 'credit-card-type is vendored');
+  for (const file of listFiles(dir).filter(
+    (f) => f.endsWith('.js') && f !== 'dist/pg-checkout.js',
+  )) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    if (file.startsWith('dist/vendor/')) {
+      assert.match(text, /^\/\*! [\w-]+ [\d.]+ \(MIT\)/, `${file} carries its licence`);
+      assert.match(text, /export default /, `${file} is ESM`);
+    } else {
+      assert.doesNotMatch(text, /\brequire\(|module\.exports/, `${file} is ESM`);
+    }
+  }
+  const redis = readFileSync(join(unpacked('express'), 'dist/stores/redis.d.ts'), 'utf8');
+  assert.match(redis, /@ts-ignore[^\n]*\nimport type \{[^}]*\} from 'ioredis'/);
+});
+
+test('the browser packages and everything they pull in are ES modules (no CommonJS for Angular or Vite to warn about)', async () => {
+  const dir = await app('react-express5');
+  const seen = new Set<string>();
+  const cjs: string[] = [];
+  const visit = (name: string): void => {
+    // react and react-dom are the app's own; @types/* hold no code.
+    if (seen.has(name) || name === 'react' || name === 'react-dom' || name.startsWith('@types/'))
+      return;
+    seen.add(name);
+    const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8'));
+    const importsEsm =
+      pkg.type === 'module' || JSON.stringify(pkg.exports ?? {}).includes('.mjs"') || pkg.module;
+    if (!importsEsm) cjs.push(name);
+    for (const dep of Object.keys(pkg.dependencies ?? {})) visit(dep);
+  };
+  visit('@pg-checkout/elements');
+  visit('@pg-checkout/react');
+  assert.deepEqual(cjs, [], `CommonJS-only packages under the elements: ${cjs.join(', ')}`);
+});
+
+test('React 19 + Vite + Express 5: type-checks with skipLibCheck false, builds, pays 4111… and 4000…3063 through the challenge', async () => {
+  const dir = await app('react-express5');
+  cpSync(join(sharedDir, 'server.ts'), join(dir, 'server.ts'));
+  assert.ok(!existsSync(join(dir, 'node_modules/ioredis')), 'the app has no ioredis');
+  await timed('react-express5: tsc (app, entry events)', () =>
+    mustRun('npm', ['run', 'typecheck'], { cwd: dir }),
+  );
+  await timed('react-express5: vite build + tsc server', () =>
+    mustRun('npm', ['run', 'build'], { cwd: dir }),
+  );
+  browser ??= await launchChromium();
+  const server = await startServer(dir, 'dist');
+  try {
+    const frictionless = await pay(browser, server, '4111111111111111', false);
+    timings.push(['react-express5: pay 4111 (frictionless)', frictionless.ms]);
+    const challenged = await pay(browser, server, '4000000000003063', true);
+    timings.push(['react-express5: pay 3063 (challenge, code 1234)', challenged.ms]);
+  } finally {
+    await server.stop();
+  }
+});
+
+test('script tag + Express 4: the server type-checks, pays 4111… and 4000…3063; @pg-checkout/node pays directly', async () => {
+  const dir = await app('script-express4');
+  cpSync(join(sharedDir, 'server.ts'), join(dir, 'server.ts'));
+  cpSync(join(sharedDir, 'node-client.ts'), join(dir, 'node-client.ts'));
+  const express = JSON.parse(
+    readFileSync(join(dir, 'node_modules/express/package.json'), 'utf8'),
+  ) as { version: string };
+  assert.match(express.version, /^4\./);
+  await timed('script-express4: tsc', () => mustRun('npm', ['run', 'build'], { cwd: dir }));
+  const direct = await mustRun(process.execPath, ['build/node-client.js'], { cwd: dir });
+  assert.deepEqual(JSON.parse(direct.out.trim().split('\n').at(-1)!), {
+    kind: 'approved',
+    executed: 'executed',
+    status: 'SETTLED',
+  });
+  browser ??= await launchChromium();
+  const server = await startServer(dir, 'public');
+  try {
+    const frictionless = await pay(browser, server, '4111111111111111', false);
+    timings.push(['script-express4: pay 4111 (frictionless)', frictionless.ms]);
+    const challenged = await pay(browser, server, '4000000000003063', true);
+    timings.push(['script-express4: pay 3063 (challenge, code 1234)', challenged.ms]);
+  } finally {
+    await server.stop();
+  }
+});
+
+/** Lines (1-based) of `file` that the checker's output reports an error on. */
+function errorLines(out: string, file: string): number[] {
+  const lines = new Set<number>();
+  for (const line of out.split('\n')) {
+    if (!line.includes(file)) continue;
+    const tsc = /\((\d+),\d+\): error/.exec(line);
+    const svelte = /ERROR "[^"]*" (\d+):\d+/.exec(line);
+    const match = tsc ?? svelte;
+    if (match) lines.add(Number(match[1]));
+  }
+  return [...lines].sort((a, b) => a - b);
+}
+
+test('Vue 3: vue-tsc passes the app and reports a wrong attribute value and a misspelled event; every event name survives the template compiler', async () => {
+  const dir = await app('vue');
+  await timed('vue: vue-tsc', () => mustRun('npm', ['run', 'typecheck'], { cwd: dir }));
+  const wrong = await timed('vue: vue-tsc (mistakes)', () =>
+    run('npm', ['run', 'typecheck:wrong'], { cwd: dir }),
+  );
+  assert.notEqual(wrong.code, 0, wrong.out);
+  assert.deepEqual(errorLines(wrong.out, 'Wrong.vue'), [8, 9], wrong.out);
+
+  // `@pg-threeds-start` must reach addEventListener('pg-threeds-start'): compile the template with
+  // Vue's own compiler, then name the event the way runtime-dom does (hyphenate the key after `on`).
+  const vue = createRequire(join(dir, 'node_modules/vue/package.json'));
+  const { compile } = vue('@vue/compiler-dom') as {
+    compile(template: string, options: { isCustomElement(tag: string): boolean }): { code: string };
+  };
+  const { hyphenate } = vue('@vue/shared') as { hyphenate(name: string): string };
+  const listened = (event: string): string => {
+    const { code } = compile(`<pg-checkout @${event}="f" />`, {
+      isCustomElement: (tag) => tag.startsWith('pg-'),
+    });
+    const key = /"?(on[A-Z][\w]*)"?:/.exec(code)?.[1];
+    assert.ok(key, code);
+    return hyphenate(key.slice(2));
+  };
+  assert.equal(listened('pg-3ds-start'), 'pg3ds-start', 'the check catches a digit after a hyphen');
+  const manifest = JSON.parse(
+    readFileSync(join(dir, 'node_modules/@pg-checkout/elements/custom-elements.json'), 'utf8'),
+  );
+  const events = new Set<string>(
+    manifest.modules.flatMap((m: { declarations?: { events?: { name: string }[] }[] }) =>
+      (m.declarations ?? []).flatMap((d) => (d.events ?? []).map((e) => e.name)),
+    ),
+  );
+  assert.ok(events.size >= 9);
+  for (const event of events) assert.equal(listened(event), event, `Vue hears ${event}`);
+});
+
+test('Svelte 5: svelte-check passes the app and reports a wrong attribute value and a misspelled event', async () => {
+  const dir = await app('svelte');
+  const bin = join(dir, 'node_modules/.bin/svelte-check');
+  await timed('svelte: svelte-check', () =>
+    mustRun(bin, ['--tsconfig', './tsconfig.json', '--output', 'machine'], { cwd: dir }),
+  );
+  const wrong = await timed('svelte: svelte-check (mistakes)', () =>
+    run(bin, ['--tsconfig', './tsconfig.wrong.json', '--output', 'machine'], { cwd: dir }),
+  );
+  assert.notEqual(wrong.code, 0, wrong.out);
+  assert.deepEqual(errorLines(wrong.out, 'Wrong.svelte'), [7, 8], wrong.out);
+});
+
+test('Preact and Solid: the elements type-check in their JSX, mistakes reported', async () => {
+  const dir = await app('jsx-others');
+  const tsc = join(dir, 'node_modules/.bin/tsc');
+  for (const fw of ['preact', 'solid']) {
+    await timed(`jsx-others: tsc ${fw}`, () =>
+      mustRun(tsc, ['-p', `tsconfig.${fw}.json`], { cwd: dir }),
+    );
+  }
+});
+
+test('Next.js: a production build with @pg-checkout/react', async () => {
+  const dir = await app('next');
+  const result = await timed('next: next build', () =>
+    mustRun('npm', ['run', 'build'], {
+      cwd: dir,
+      env: { NEXT_TELEMETRY_DISABLED: '1' },
+      timeoutMs: 600_000,
+    }),
+  );
+  assert.match(result.out, /Compiled successfully|Generating static pages/);
+});
