@@ -1,0 +1,156 @@
+/**
+ * The demo shop's card flows in three engines, driven as shoppers drive them: Chromium (Playwright),
+ * Firefox ESR (Puppeteer over WebDriver BiDi) and WebKitGTK (WebKitWebDriver under Xvfb). A focused set
+ * per engine (test/e2e has the full one in Chromium): frictionless 3-D Secure with Step 2 timed,
+ * a decline, a v2 and a v1 challenge by pointer, and a whole payment by keyboard alone.
+ * PG_ENGINES=firefox,webkit picks engines.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { assertNoCardData } from '../support/card-data.js';
+import { startShop, type Shop } from '../support/shop.js';
+import { launch, type Engine, type EngineName } from './engines.js';
+import { FIELDS, Shopper, until } from './shopper.js';
+
+const ENGINES = (process.env.PG_ENGINES ?? 'chromium,firefox,webkit')
+  .split(',')
+  .map((e) => e.trim())
+  .filter(Boolean) as EngineName[];
+
+let shop: Shop;
+const used = new Set<string>();
+
+before(async () => {
+  shop = await startShop({ RATE_LIMIT_PER_IP: '1000' });
+});
+
+after(async () => {
+  await shop?.stop();
+  assertNoCardData(shop?.logs ?? [], [...used]);
+});
+
+async function sandboxRecord(reference: string) {
+  const res = await fetch(
+    `${shop.sandboxUrl}/_sandbox/transactions/${encodeURIComponent(reference)}`,
+  );
+  assert.equal(res.status, 200);
+  return (await res.json()) as { threeDS: { methodReceivedAt?: number; step2ConfirmAt?: number } };
+}
+
+for (const name of ENGINES) {
+  describe(name, () => {
+    let engine: Engine;
+    let shopper: Shopper | undefined;
+
+    before(async () => {
+      engine = await launch(name);
+    });
+    after(async () => {
+      await engine?.close();
+    });
+
+    async function shopperFor(number: string): Promise<Shopper> {
+      used.add(number);
+      await shopper?.tab.close();
+      shopper = new Shopper(await engine.newTab());
+      await shopper.open(shop.url);
+      return shopper;
+    }
+
+    test('frictionless 3-D Secure: approved, Step 2 confirm 3.0-3.5 s after the method form', async (t) => {
+      const s = await shopperFor('4000000000003220');
+      await s.payByPointer('4000000000003220');
+      assert.equal(await s.finalStatus(), 'approved', await s.text(FIELDS.message));
+      assert.equal(await s.focused(), 'message', 'the approval has focus');
+      const { methodReceivedAt, step2ConfirmAt } = (await sandboxRecord(await s.reference()))
+        .threeDS;
+      assert.ok(
+        methodReceivedAt && step2ConfirmAt,
+        'method form and Step 2 confirm reached the sandbox',
+      );
+      const gap = step2ConfirmAt - methodReceivedAt;
+      t.diagnostic(`${name} ${engine.version}: Step 2 confirm ${gap} ms after the method form`);
+      // The gateway asks for 3 s; the rest is the engine telling the page the bank has the form (the
+      // bound test/e2e uses, for a loaded 2-core machine).
+      assert.ok(
+        gap >= 3_000 && gap <= 3_500,
+        `${engine.version}: Step 2 confirm ${gap} ms after the method form`,
+      );
+    });
+
+    test('a decline says so and clears the card', async () => {
+      const s = await shopperFor('4000000000000002');
+      await s.payByPointer('4000000000000002');
+      assert.equal(await s.finalStatus(), 'declined');
+      assert.match(await s.text(FIELDS.message), /declined/);
+      await until('the card cleared', async () => (await s.value(FIELDS.number)) === '');
+      assert.equal(await s.focused(), 'cc-number');
+      assert.equal(await s.text('#cvv-error'), '', 'no error for a field nobody touched since');
+    });
+
+    for (const [version, number] of [
+      ['v2', '4000000000003063'],
+      ['v1', '4000000000003097'],
+    ] as const) {
+      test(`3-D Secure ${version} challenge answered by pointer: approved`, async () => {
+        const s = await shopperFor(number);
+        await s.payByPointer(number);
+        await s.bankPage();
+        await s.clickInBank('#otp');
+        await s.tab.type('1234');
+        await s.clickInBank('button[value="submit"]');
+        assert.equal(await s.finalStatus(), 'approved', await s.text(FIELDS.message));
+      });
+    }
+
+    test('keyboard alone: card, Enter, the challenge takes the keys, Escape cancels, Try again is focused', async () => {
+      const s = await shopperFor('4000000000003055');
+      await s.payByKeyboard('4000000000003055');
+      await s.bankPage();
+      // Once the bank's page is there it has the keyboard: typing at once, or the first Tab, reaches its form.
+      const first = await until(
+        'the bank page to get focus',
+        async () => {
+          const f = await s.bankFocus();
+          return f?.hasFocus ? f : undefined;
+        },
+        5_000,
+      );
+      if (first.id !== 'otp') {
+        const pageBefore = await s.focused();
+        await s.tab.press('Tab');
+        const next = await s.bankFocus();
+        assert.ok(
+          next?.inForm,
+          `the first Tab reached ${JSON.stringify(next)} (page: ${pageBefore} -> ${await s.focused()}), not the bank's form; before: ${JSON.stringify(first)}`,
+        );
+      }
+      assert.equal((await s.bankFocus())?.id, 'otp');
+      // WebKitWebDriver's key actions do not reach a cross-origin frame until a pointer went there
+      // (a driver quirk, see the issue; the focus itself was checked above).
+      if (name === 'webkit') await s.clickInBank('#otp');
+      await s.tab.type('1234');
+      assert.equal(
+        await s.tab.bankEvaluate(`return document.querySelector('#otp').value.length`),
+        4,
+      );
+      // Same quirk for Enter in that frame: WebKitWebDriver's key action does not submit it.
+      if (name === 'webkit') await s.clickInBank('button[value="submit"]');
+      else await s.tab.press('Enter');
+      assert.equal(await s.finalStatus(), 'approved', await s.text(FIELDS.message));
+      assert.equal(await s.focused(), 'message');
+
+      // A second payment: Escape from our close control cancels, and focus goes to "Try again".
+      const again = await shopperFor('4000000000003055');
+      await again.payByKeyboard('4000000000003055');
+      await again.bankPage();
+      await again.tab.evaluate(
+        `const v2 = document.querySelector('pg-checkout').shadowRoot.querySelector('pg-3ds-v2'); v2.shadowRoot.querySelector('[part~=cancel]').focus();`,
+      );
+      await again.tab.press('Escape');
+      assert.equal(await again.finalStatus(), 'failed');
+      assert.match(await again.text(FIELDS.message), /cancelled/);
+      await until('focus on Try again', async () => (await again.focused()) === 'retry');
+    });
+  });
+}

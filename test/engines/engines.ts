@@ -1,0 +1,143 @@
+import puppeteer, { type Browser as PBrowser, type Page as PPage } from 'puppeteer-core';
+import type { Browser as PwBrowser, Page as PwPage } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
+import { Keys, WebDriverSession } from './webdriver.js';
+
+export type EngineName = 'chromium' | 'firefox' | 'webkit';
+export type Key = 'Tab' | 'Enter' | 'Escape';
+
+/** One shopper's tab, driven the same way in every engine: page scripts to look, real pointer and keys to act. */
+export interface Tab {
+  open(url: string): Promise<void>;
+  /** Runs a function body in the shop's page and returns its (JSON) result. */
+  evaluate<T>(body: string): Promise<T>;
+  /** The same in the bank's challenge page (a cross-origin frame); undefined while there is none. */
+  bankEvaluate<T>(body: string): Promise<T | undefined>;
+  /** A real click at a point of the page's viewport (it lands in a frame if one is there). */
+  click(x: number, y: number): Promise<void>;
+  /** Real key presses to whatever has focus. */
+  type(text: string): Promise<void>;
+  press(key: Key): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface Engine {
+  name: EngineName;
+  version: string;
+  newTab(): Promise<Tab>;
+  close(): Promise<void>;
+}
+
+const VIEWPORT = { width: 1280, height: 800 };
+const isBankUrl = (url: string) => /\/_acs\/(v1|v2\/challenge)/.test(url);
+const wrap = (body: string) => `(() => { ${body} })()`;
+
+async function chromium(): Promise<Engine> {
+  const browser: PwBrowser = await launchChromium();
+  return {
+    name: 'chromium',
+    version: browser.version(),
+    async newTab() {
+      const context = await browser.newContext({ viewport: VIEWPORT });
+      const page: PwPage = await context.newPage();
+      return {
+        open: async (url) => void (await page.goto(url)),
+        evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
+        bankEvaluate: async <T>(body: string) => {
+          const frame = page.frames().find((f) => isBankUrl(f.url()));
+          return frame
+            ? ((await frame.evaluate(wrap(body)).catch(() => undefined)) as T | undefined)
+            : undefined;
+        },
+        click: (x, y) => page.mouse.click(x, y),
+        type: (text) => page.keyboard.type(text, { delay: 5 }),
+        press: (key) => page.keyboard.press(key),
+        close: () => context.close(),
+      };
+    },
+    close: () => browser.close(),
+  };
+}
+
+async function firefox(): Promise<Engine> {
+  const browser: PBrowser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
+    headless: true,
+  });
+  return {
+    name: 'firefox',
+    version: await browser.version(),
+    async newTab() {
+      const context = await browser.createBrowserContext();
+      const page: PPage = await context.newPage();
+      await page.setViewport(VIEWPORT);
+      return {
+        open: async (url) => void (await page.goto(url)),
+        evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
+        bankEvaluate: async <T>(body: string) => {
+          const frame = page.frames().find((f) => isBankUrl(f.url()));
+          return frame
+            ? ((await frame.evaluate(wrap(body)).catch(() => undefined)) as T | undefined)
+            : undefined;
+        },
+        click: (x, y) => page.mouse.click(x, y),
+        type: (text) => page.keyboard.type(text, { delay: 5 }),
+        press: (key) => page.keyboard.press(key),
+        close: () => context.close(),
+      };
+    },
+    close: () => browser.close(),
+  };
+}
+
+/** WebKitGTK through WebKitWebDriver: one session, cookies and storage emptied for each new shopper. */
+async function webkit(): Promise<Engine> {
+  const session = await WebDriverSession.webkit();
+  const caps = await session.command<{ width: number }>('POST', '/window/rect', VIEWPORT);
+  void caps;
+  const version = await session.execute<string>('return navigator.userAgent');
+  return {
+    name: 'webkit',
+    version,
+    async newTab() {
+      const inBank = async <T>(body: string): Promise<T | undefined> => {
+        const frame = await session.execute<unknown>(
+          `const walk = (root) => { for (const el of root.querySelectorAll('*')) { if (el.matches('iframe[part=frame]')) return el; if (el.shadowRoot) { const hit = walk(el.shadowRoot); if (hit) return hit; } } return null; }; return walk(document);`,
+        );
+        if (!frame) return undefined;
+        try {
+          await session.command('POST', '/frame', { id: frame });
+          const url = await session.execute<string>('return location.href');
+          return isBankUrl(url) ? await session.execute<T>(body) : undefined;
+        } catch {
+          return undefined;
+        } finally {
+          await session.command('POST', '/frame/parent', {}).catch(() => undefined);
+        }
+      };
+      return {
+        open: async (url) => {
+          // A new shopper: the shop's cookies (its cart) and this tab's storage go first.
+          await session.command('POST', '/url', { url });
+          await session.command('DELETE', '/cookie');
+          await session.execute('sessionStorage.clear()');
+          await session.command('POST', '/url', { url });
+        },
+        evaluate: (body) => session.execute(body),
+        bankEvaluate: inBank,
+        click: (x, y) => session.click(x, y),
+        type: (text) => session.keys(text),
+        press: (key) => session.keys(Keys[key]),
+        close: async () => {
+          await session.command('POST', '/url', { url: 'about:blank' }).catch(() => undefined);
+        },
+      };
+    },
+    close: () => session.close(),
+  };
+}
+
+export function launch(name: EngineName): Promise<Engine> {
+  return { chromium, firefox, webkit }[name]();
+}
