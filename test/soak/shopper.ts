@@ -27,6 +27,8 @@ export interface Said {
     clientSecret?: string;
     threeDS?: Record<string, string | number>;
   };
+  /** A press of Pay after the order was approved. */
+  resubmit?: boolean;
   /** The first characters of a non-JSON answer, or the network error. */
   text?: string;
 }
@@ -37,6 +39,10 @@ export interface ShopperResult {
   said: Said[];
   /** Pay pressed this many times. */
   presses: number;
+  /** Pay pressed again after an approval. */
+  resubmits: number;
+  /** Challenges completed at the bank whose status polls never showed a final state. */
+  pollsGivenUp: number;
   /** The last final state the shopper was shown, if any. */
   final?: Said;
   /** Two-tab orders: what the tab with the open challenge ended on. */
@@ -52,6 +58,11 @@ export interface ShopperOptions {
   pollMs: number;
   /** Prefix of this tab's request ids, for an order paid in two tabs. */
   tab?: string;
+  /**
+   * After an approval, press Pay once more after a short random pause (a reload, the back button):
+   * a Redis restart in between must not let it charge again. Presses again while it is not final.
+   */
+  resubmitAfterApproved?: boolean;
   /** Runs once, when a challenge is about to be shown (the shopper pays in another tab meanwhile). */
   beforeChallenge?: () => Promise<void>;
 }
@@ -87,7 +98,7 @@ export async function shop(
 ): Promise<ShopperResult> {
   const said: Said[] = [];
   let k = 0;
-  const result: ShopperResult = { order, card, said, presses: 0 };
+  const result: ShopperResult = { order, card, said, presses: 0, resubmits: 0, pollsGivenUp: 0 };
 
   async function call(
     route: Said['route'],
@@ -204,6 +215,7 @@ export async function shop(
       if (status.body?.status && FINAL.has(status.body.status)) return status;
       await sleep(options.pollMs);
     }
+    result.pollsGivenUp += 1;
     return undefined;
   }
 
@@ -227,6 +239,25 @@ export async function shop(
       break;
     }
     await sleep(backoff(result.presses));
+  }
+  if (options.resubmitAfterApproved && result.final?.body?.status === 'approved') {
+    await sleep(200 + Math.random() * 1_300);
+    for (let i = 1; i <= 6; i++) {
+      result.resubmits += 1;
+      const again = await call('create', `${options.url}/payments`, {
+        method: 'POST',
+        headers: json({ 'x-order': order }),
+        body: paymentBody(card),
+      });
+      again.resubmit = true;
+      if (
+        again.http === 200 ||
+        again.http === 402 ||
+        (again.http >= 400 && again.http < 500 && again.body?.code !== 'conflict')
+      )
+        break;
+      await sleep(backoff(i));
+    }
   }
   return result;
 }
@@ -257,6 +288,8 @@ export async function shopInTwoTabs(
     card: payCard,
     said: [...tabA.said, ...tabB.said].sort((a, b) => a.sentAt - b.sentAt),
     presses: tabA.presses + tabB.presses,
+    resubmits: tabA.resubmits + tabB.resubmits,
+    pollsGivenUp: tabA.pollsGivenUp + tabB.pollsGivenUp,
     ...(tabB.final ? { final: tabB.final } : {}),
     challengeTab: { card: challengeCard, ...(tabA.final ? { final: tabA.final } : {}) },
   };

@@ -109,7 +109,10 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
         return;
       }
       const slot = MIX[i % MIX.length]!;
-      shoppers.push(await shop(`store-${i}`, slot.card, options));
+      // A third of the shoppers press Pay again after their approval.
+      shoppers.push(
+        await shop(`store-${i}`, slot.card, { ...options, resubmitAfterApproved: i % 3 === 0 }),
+      );
     });
     await redis.stopFaults();
     const loadSeconds = (Date.now() - loadStart) / 1000;
@@ -148,11 +151,25 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
       [...result.outcomes.entries()].sort((a, b) => b[1] - a[1]),
     );
     const presses = shoppers.reduce((n, s) => n + s.presses, 0);
+    // Evidence that the faults hit the paths of issue #10: requests that logged these lines.
+    const requestsLogging = (text: string, route?: Said['route']) => {
+      const reqs = new Set(logs.filter((l) => l.message.startsWith(text)).map((l) => l.req));
+      return route ? said.filter((a) => a.route === route && reqs.has(a.req)).length : reqs.size;
+    };
+    const completionsDegraded =
+      requestsLogging('store unavailable; reading the order from the gateway', 'callback') +
+      requestsLogging('store unavailable; reading the order from the gateway', 'term');
+    const callsThenStoreLost = requestsLogging('store write failed after a gateway call');
+    const pollsGivenUp = shoppers.reduce((n, s) => n + s.pollsGivenUp, 0);
     table(
       ['figure', 'value'],
       [
         ['payments (orders)', ORDERS],
         ['Pay pressed / retries (presses after the first)', `${presses} / ${presses - ORDERS}`],
+        [
+          'Pay pressed again after an approval (must answer the same payment)',
+          shoppers.reduce((n, s) => n + s.resubmits, 0),
+        ],
         ['shopper requests to the middleware', said.length],
         ['load phase', `${loadSeconds.toFixed(1)} s`],
         [
@@ -174,6 +191,15 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
           '3-D Secure completion pages (callback/term) / answered HTML',
           `${result.completions} / ${result.completionsHtml}`,
         ],
+        [
+          'requests whose store write failed after their gateway call (Redis died meanwhile)',
+          callsThenStoreLost,
+        ],
+        [
+          'completion pages served with Redis down (order read back from the gateway)',
+          completionsDegraded,
+        ],
+        ['challenges done at the bank whose status polls (40) never turned final', pollsGivenUp],
         ['"not charged" answers checked', result.notChargedAnswers],
         [
           'orders whose shopper gave up (no final answer)',
@@ -226,7 +252,7 @@ async function check(
     'lost (told approved, charge missing or another reference)',
     'false "not charged" (the attempt it speaks of is charged)',
     '"nothing was charged" 503 after a create or confirm was sent',
-    'told declined/failed as final, order charged',
+    'told declined/failed as final (or after the approval), order charged',
     'HTTP 500 or other 5xx than 502/503/504',
     '3-D Secure completion page not HTML',
     'sandbox record of a create the tap never saw, or two for one reference',
@@ -359,6 +385,11 @@ async function check(
       }
       const body = a.body;
       if (!body) continue;
+      if (a.resubmit && a.http < 500 && body.code !== 'conflict' && body.status !== 'approved')
+        report(
+          KINDS[4]!,
+          `${a.req}, Pay pressed after the approval, answered ${a.http} ${body.status ?? ''} ${body.code ?? ''}`,
+        );
       // A doubled order is counted once, above; "lost" is an approval the one charge does not match.
       if (body.status === 'approved' && charged.length <= 1) {
         if (charged.length !== 1 || charged[0]!.reference !== body.reference)
