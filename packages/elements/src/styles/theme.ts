@@ -28,7 +28,8 @@ export const themeStyles = css`
     box-sizing: border-box;
   }
   :host([appearance='dark']) {
-    --_bg: var(--pg-color-background, #111827);
+    /* Fields darken whatever surface the merchant's page gives them, rather than paint their own navy. */
+    --_bg: var(--pg-color-background, rgb(0 0 0 / 24%));
     --_surface: var(--pg-color-surface, #1f2937);
     --_text: var(--pg-color-text, #f3f4f6);
     --_muted: var(--pg-color-text-muted, #cbd5e1);
@@ -42,7 +43,7 @@ export const themeStyles = css`
   }
   @media (prefers-color-scheme: dark) {
     :host([appearance='auto']) {
-      --_bg: var(--pg-color-background, #111827);
+      --_bg: var(--pg-color-background, rgb(0 0 0 / 24%));
       --_surface: var(--pg-color-surface, #1f2937);
       --_text: var(--pg-color-text, #f3f4f6);
       --_muted: var(--pg-color-text-muted, #cbd5e1);
