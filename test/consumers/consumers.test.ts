@@ -3,7 +3,7 @@
 // PG_CONSUMERS_NO_BUILD=1 skips `npm run build` (the packages are built already);
 // PG_CONSUMERS_KEEP=1 keeps the scratch directory; PG_CONSUMERS_CACHE picks another npm cache.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -337,7 +337,7 @@ test('Preact and Solid: the elements type-check in their JSX, mistakes reported'
   }
 });
 
-test('Next.js: a production build with @pg-checkout/react', async () => {
+test('Next.js: a production build with @pg-checkout/react, served by next start, hydrates without errors', async () => {
   const dir = await app('next');
   const result = await timed('next: next build', () =>
     mustRun('npm', ['run', 'build'], {
@@ -347,4 +347,38 @@ test('Next.js: a production build with @pg-checkout/react', async () => {
     }),
   );
   assert.match(result.out, /Compiled successfully|Generating static pages/);
+
+  const next = spawn(
+    join(dir, 'node_modules/.bin/next'),
+    ['start', '--port', '0', '--hostname', '127.0.0.1'],
+    {
+      cwd: dir,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      next.stdout.on('data', (chunk: Buffer) => {
+        const match = /http:\/\/127\.0\.0\.1:\d+/.exec(String(chunk));
+        if (match) resolve(match[0]);
+      });
+      next.once('exit', (code) => reject(new Error(`next start exited (${code})`)));
+    });
+    browser ??= await launchChromium();
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (err) => problems.push(err.message));
+    page.on('console', (msg) => {
+      // The page's endpoint has no middleware behind it here: its 404s are expected.
+      if (msg.type() === 'error' && !/status of 404/.test(msg.text())) problems.push(msg.text());
+    });
+    await page.goto(url);
+    await page.locator('pg-card-form input[autocomplete="cc-number"]').waitFor();
+    await page.waitForTimeout(500);
+    await page.close();
+    assert.deepEqual(problems, [], 'hydration and rendering without errors');
+  } finally {
+    next.kill();
+  }
 });
