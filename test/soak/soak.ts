@@ -30,6 +30,9 @@ const lib = (name: string) => fileURLToPath(new URL(`../bench/lib/${name}`, impo
 const started = Date.now();
 const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
 
+// Interrupted, the soak still ends through process.exit, whose 'exit' hook kills the Redis servers.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 // `SOAK_PHASES=gateway` or `=store` runs one phase alone (both by default).
 const PHASES = new Set((process.env.SOAK_PHASES ?? 'gateway,store').split(','));
 const allViolations: string[] = [];

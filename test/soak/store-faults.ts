@@ -15,7 +15,7 @@ import type { GatewayCall, LogLine } from './store-app-child.js';
 
 const ORDERS = Number(process.env.SOAK_STORE_PAYMENTS ?? 1_500);
 const CONCURRENCY = Number(process.env.SOAK_STORE_CONCURRENCY ?? 50);
-const UP_MS: [number, number] = [300, 2_000];
+const UP_MS: [number, number] = [250, 1_500];
 const DOWN_MS: [number, number] = [0, 250];
 const PAGE_ORIGIN = 'https://shop.test';
 
@@ -51,7 +51,7 @@ const MIX: { card: SoakCard; ends: 'approved' | 'declined' }[] = [
   ...THREE_DS.map(([c, ends]) => ({ card: c, ends })),
 ];
 
-const TWO_TABS = Number(process.env.SOAK_STORE_TWO_TABS ?? 5);
+const TWO_TABS = Number(process.env.SOAK_STORE_TWO_TABS ?? 4);
 // Cards whose create answers a challenge at once (v1, v2), so tab A's challenge is open at once.
 const TWO_TAB_CHALLENGE = [THREE_DS[0]![0], THREE_DS[4]![0]];
 
