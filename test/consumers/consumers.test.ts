@@ -36,6 +36,7 @@ const APPS: Record<string, PackageDir[]> = {
   vue: ['elements'],
   svelte: ['elements'],
   'jsx-others': ['elements'],
+  astro: ['elements'],
   next: ['react', 'elements'],
 };
 const installs = new Map<string, Promise<string>>();
@@ -164,7 +165,7 @@ test('every tarball ships what users run and read: dist, README, LICENSE, no tes
   }
 });
 
-test('elements: custom-elements.json names shipped dist modules; JSX typings for five frameworks; ESM only', () => {
+test('elements: custom-elements.json names shipped dist modules; JSX typings for six frameworks; ESM only', () => {
   const dir = unpacked('elements');
   const manifest = JSON.parse(readFileSync(join(dir, 'custom-elements.json'), 'utf8'));
   const paths = JSON.stringify(manifest).match(/"(?:path|module)":"[^"]+"/g) ?? [];
@@ -174,7 +175,7 @@ test('elements: custom-elements.json names shipped dist modules; JSX typings for
     assert.match(path, /^dist\/.+\.js$/, `manifest path ${path}`);
     assert.ok(existsSync(join(dir, path)), `${path} is shipped`);
   }
-  for (const fw of ['react', 'preact', 'vue', 'svelte', 'solid']) {
+  for (const fw of ['react', 'preact', 'vue', 'svelte', 'solid', 'astro']) {
     assert.ok(existsSync(join(dir, `dist/jsx/${fw}.d.ts`)), `dist/jsx/${fw}.d.ts`);
   }
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -325,6 +326,23 @@ test('Svelte 5: svelte-check passes the app and reports a wrong attribute value 
   );
   assert.notEqual(wrong.code, 0, wrong.out);
   assert.deepEqual(errorLines(wrong.out, 'Wrong.svelte'), [7, 8], wrong.out);
+});
+
+test('Astro: astro check passes the page and reports wrong attribute values', async () => {
+  const dir = await app('astro');
+  const env = { ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' };
+  const bin = join(dir, 'node_modules/.bin/astro');
+  await timed('astro: astro check', () => mustRun(bin, ['check'], { cwd: dir, env }));
+  cpSync(join(dir, 'wrong/wrong.astro'), join(dir, 'src/pages/wrong.astro'));
+  const wrong = await timed('astro: astro check (mistakes)', () =>
+    run(bin, ['check'], { cwd: dir, env }),
+  );
+  assert.notEqual(wrong.code, 0, wrong.out);
+  // astro check colours its output whatever NO_COLOR says.
+  // eslint-disable-next-line no-control-regex
+  const plain = wrong.out.replace(/\x1b\[[0-9;]*m/g, '');
+  const lines = [...plain.matchAll(/wrong\.astro:(\d+):\d+ - error/g)].map((m) => Number(m[1]));
+  assert.deepEqual([...new Set(lines)].sort(), [3, 4], wrong.out);
 });
 
 test('Preact and Solid: the elements type-check in their JSX, mistakes reported', async () => {

@@ -170,6 +170,20 @@ ${elements.map((el) => `    ${quote(el.tag)}: ElementProps<${quote(el.tag)}>;`).
   }
 }
 `,
+  astro: (
+    elements,
+  ) => `${NOTE}// Astro: the elements' attributes in .astro templates, for astro check (events are bound in scripts).
+import type { PgElements } from './elements.js';
+export type * from './elements.js';
+
+declare global {
+  namespace astroHTML.JSX {
+    interface IntrinsicElements {
+${elements.map((el) => `      ${quote(el.tag)}: Omit<HTMLAttributes, keyof PgElements[${quote(el.tag)}]['attributes']> & PgElements[${quote(el.tag)}]['attributes'];`).join('\n')}
+    }
+  }
+}
+`,
   vue: (
     elements,
   ) => `${NOTE}// Vue 3: the elements as global components, for vue-tsc and Volar (\`@pg-approved\`, \`:saved-cards\`).
