@@ -109,10 +109,13 @@ async function countCommands(app: Child<{ url: string }>, nodes: Redis[]): Promi
   const breakdown: Record<string, number> = {};
   for (const [i, b] of before.entries())
     for (const [name, n] of Object.entries(callsBetween(b, after[i]!)))
-      if (!HOUSEKEEPING.has(name)) breakdown[name] = (breakdown[name] ?? 0) + n / PAYMENTS;
-  const perPayment = Object.entries(breakdown)
+      if (!HOUSEKEEPING.has(name)) breakdown[name] = (breakdown[name] ?? 0) + n;
+  // Whole counts summed over the nodes, divided once: no float drift past the bound.
+  const total = Object.entries(breakdown)
     .filter(([name]) => !WRAPPERS.has(name))
     .reduce((sum, [, n]) => sum + n, 0);
+  for (const name of Object.keys(breakdown)) breakdown[name] = breakdown[name]! / PAYMENTS;
+  const perPayment = total / PAYMENTS;
   return { perPayment, breakdown };
 }
 

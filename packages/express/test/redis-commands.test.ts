@@ -63,10 +63,13 @@ async function commandsPerPayment(
     const breakdown: Record<string, number> = {};
     for (const [i, node] of before.entries())
       for (const [name, n] of Object.entries(callsBetween(node, after[i]!)))
-        if (!HOUSEKEEPING.has(name)) breakdown[name] = (breakdown[name] ?? 0) + n / 20;
-    const perPayment = Object.entries(breakdown)
+        if (!HOUSEKEEPING.has(name)) breakdown[name] = (breakdown[name] ?? 0) + n;
+    // Whole counts summed over the nodes, divided once: no float drift past the bound.
+    const total = Object.entries(breakdown)
       .filter(([name]) => !WRAPPERS.has(name))
       .reduce((sum, [, n]) => sum + n, 0);
+    for (const name of Object.keys(breakdown)) breakdown[name] = breakdown[name]! / 20;
+    const perPayment = total / 20;
     return { perPayment, breakdown };
   } finally {
     await app.close();
