@@ -27,4 +27,8 @@ describe('translations', () => {
   });
   it('leaves unknown placeholders visible', () =>
     expect(format('{a} {b}', { a: 1 })).to.equal('1 {b}'));
+
+  it("writes Afrikaans' ’n one way, with the typographic apostrophe", () => {
+    for (const [key, text] of Object.entries(af)) expect(text, key).not.to.match(/(^|\s)'n\b/);
+  });
 });

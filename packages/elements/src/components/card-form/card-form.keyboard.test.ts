@@ -52,6 +52,11 @@ describe('<pg-card-form> by keyboard and screen reader', () => {
       expect(errorText(form, id), id).to.equal('');
     }
     expect(status(form)).to.equal('');
+    // No message, no space kept for one under each field.
+    for (const id of ['number', 'holder', 'expiry', 'cvv'])
+      expect(getComputedStyle(root(form).querySelector(`#${id}-error`)!).display, id).to.equal(
+        'none',
+      );
     await typeByKeyboard(form, 'number', '4111');
     await sendKeys({ press: 'Tab' });
     await form.updateComplete;

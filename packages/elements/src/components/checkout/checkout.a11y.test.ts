@@ -71,6 +71,11 @@ describe('<pg-checkout> by keyboard and screen reader', () => {
     await declined;
     await until(() => field(form(el), 'number').value === '');
     await form(el).updateComplete;
+    // The decline message keeps its distance from the first label.
+    const gap =
+      form(el).shadowRoot!.querySelector('label')!.getBoundingClientRect().top -
+      region(el).getBoundingClientRect().bottom;
+    expect(gap).to.be.at.least(12);
     for (const id of ['number', 'holder', 'expiry', 'cvv']) {
       const error = form(el).shadowRoot!.querySelector(`#${id}-error`)!.textContent!.trim();
       expect(error, id).to.equal('');

@@ -133,6 +133,17 @@ describe('<pg-checkout> theming', () => {
     const inner = (selector: string) => form.shadowRoot!.querySelector<HTMLElement>(selector)!;
     const base = () => el.shadowRoot!.querySelector<HTMLElement>('[part=base]')!;
     const message = () => el.shadowRoot!.querySelector<HTMLElement>('[part=message]')!;
+    // Unthemed, the drop-in paints no surface of its own: it sits on the merchant's.
+    for (const appearance of ['light', 'dark'] as const) {
+      el.appearance = appearance;
+      await el.updateComplete;
+      expect(getComputedStyle(base()).backgroundColor, appearance).to.equal('rgba(0, 0, 0, 0)');
+      expect(getComputedStyle(inner('form')).backgroundColor, appearance).to.equal(
+        'rgba(0, 0, 0, 0)',
+      );
+    }
+    el.appearance = 'light';
+    await el.updateComplete;
     const colour = 'rgb(10, 20, 30)';
     // Each property: the value to set, and where it must show.
     const checks: Record<string, [string, () => string, string?]> = {
