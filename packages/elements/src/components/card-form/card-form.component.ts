@@ -221,8 +221,8 @@ export class PgCardForm extends LitElement {
         this.expiry = formatExpiry(`${month}${String(parsed.year).slice(-2)}`).display;
       }
     }
-    if (!this.dirty.has(field) || this.touched.has(field)) return;
-    this.touched = new Set([...this.touched, field]);
+    if (!this.dirty.has(field)) return;
+    if (!this.touched.has(field)) this.touched = new Set([...this.touched, field]);
     // The field's own message is not a live region (a submit would change four at once): say it here.
     const failure = this.failure(field);
     if (failure) this.announcement = messageOf(failure, this.t);
