@@ -77,6 +77,10 @@ for (const size of SIZES) {
       );
       const submit = (await bank.getByRole('button', { name: 'Submit' }).boundingBox())!;
       assert.ok(submit.x + submit.width <= box.x + box.width, 'the bank page fits its window');
+      assert.ok(
+        submit.y + submit.height <= box.y + box.height,
+        "the bank's buttons show without scrolling",
+      );
       await assertAccessible(page, `${size.name} ${scheme} challenge`);
       await page.screenshot({ path: join(shots, `checkout-${size.name}-${scheme}-challenge.png`) });
       await page.context().close();
