@@ -8,16 +8,8 @@ import { backendMiddleware, backendPlugin } from './test-support/backend-plugin.
 
 const tsconfig = fileURLToPath(new URL('./tsconfig.json', import.meta.url));
 
-export default {
-  rootDir: fileURLToPath(new URL('../..', import.meta.url)),
-  files: [fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url))],
-  middleware: backendMiddleware,
-  nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
-  // One page at a time: a background tab throttles timers and frames, which 3-D Secure timing tests need.
-  concurrency: 1,
-  testFramework: { config: { timeout: 40000 } },
-  testsFinishTimeout: 180000,
-  browsers: [
+const launchers = {
+  chromium: () =>
     chromeLauncher({
       launchOptions: {
         executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
@@ -36,7 +28,33 @@ export default {
         ],
       },
     }),
-  ],
+  firefox: () =>
+    chromeLauncher({
+      launchOptions: {
+        browser: 'firefox',
+        executablePath: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
+        headless: true,
+      },
+    }),
+};
+const browsers = (process.env.PG_WTR_BROWSERS ?? 'chromium,firefox')
+  .split(',')
+  .map((b) => b.trim());
+for (const name of browsers)
+  if (!(name in launchers)) throw new Error(`PG_WTR_BROWSERS: unknown browser ${name}`);
+
+export default {
+  rootDir: fileURLToPath(new URL('../..', import.meta.url)),
+  files: [fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url))],
+  middleware: backendMiddleware,
+  nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
+  // One page at a time: a background tab throttles timers and frames, which 3-D Secure timing tests need.
+  concurrency: 1,
+  testFramework: { config: { timeout: 40000 } },
+  testsFinishTimeout: 180000,
+  // Chromium, and Firefox ESR through the same puppeteer-based launcher (WebDriver BiDi). WebKit has no
+  // launcher here: test/engines drives it end to end. PG_WTR_BROWSERS=chromium runs one.
+  browsers: browsers.map((name) => launchers[name]()),
   plugins: [
     commonJsPlugin(['credit-card-type']),
     esbuildPlugin({ ts: true, tsconfig }),

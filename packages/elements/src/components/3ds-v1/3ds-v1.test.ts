@@ -41,7 +41,8 @@ describe('<pg-3ds-v1>', () => {
     const before = history.length;
     const { reference, action, clientSecret } = await authenticating('4000000000003097');
     await el.start(reference, action, clientSecret);
-    expect(history.length).to.equal(before);
+    // Firefox even drops the removed frame's entries; what matters is that none was added.
+    expect(history.length).to.be.at.most(before);
   });
 
   it('cancel, timeout and a second flow', async () => {
