@@ -94,6 +94,19 @@ describe('RedisStore on a Redis Cluster', () => {
     });
   });
 
+  it('refuses a writeAll conditional on a lock of another hash tag: it could not be one script', async () => {
+    const store = new RedisStore({ client });
+    await store.lockAndGet('{o:c}:lock', 10_000, '{o:c}:ledger', 'tok');
+    await assert.rejects(
+      store.writeAll([{ key: '{p:SBX}:state', value: 'v', ttlMs: 10_000 }], {
+        key: '{o:c}:lock',
+        value: 'tok',
+      }),
+      /does not share the hash tag/,
+    );
+    assert.equal(await store.get('{p:SBX}:state'), undefined);
+  });
+
   it('reloads its scripts on a master that forgot them', async () => {
     const store = new RedisStore({ client });
     await store.increment('{r:ip}:1', 10_000);

@@ -123,6 +123,7 @@ export class MemoryStore implements CheckoutStore {
     lockKey: string,
     lockTtlMs: number,
     key: string,
+    token = '1',
   ): Promise<{ locked: true; value: string | undefined } | { locked: false }> {
     assertKeyAndTtl(lockKey, lockTtlMs);
     assertKeyAndTtl(key);
@@ -130,12 +131,16 @@ export class MemoryStore implements CheckoutStore {
     const value = this.#live(key)?.value;
     this.#sweep();
     this.#reserve(1, this.#underWay(lockKey));
-    this.#put(lockKey, '1', lockTtlMs);
+    this.#put(lockKey, token, lockTtlMs);
     return { locked: true, value };
   }
 
-  async writeAll(ops: readonly StoreWrite[]): Promise<void> {
+  async writeAll(
+    ops: readonly StoreWrite[],
+    ifHeld?: { key: string; value: string },
+  ): Promise<boolean> {
     assertWrites(ops);
+    if (ifHeld && this.#live(ifHeld.key)?.value !== ifHeld.value) return false;
     this.#sweep();
     // All or nothing: make room for the net number of new keys before applying any operation.
     const present = new Map<string, boolean>();
@@ -151,6 +156,7 @@ export class MemoryStore implements CheckoutStore {
       if ('delete' in op) this.#remove(op.key);
       else this.#put(op.key, op.value, op.ttlMs);
     }
+    return true;
   }
 
   #live(key: string): Entry | undefined {

@@ -42,7 +42,7 @@ return n`);
 
 // nil when the lock is taken; {value} (value nil when absent) when this call won it.
 const LOCK_AND_GET =
-  script(`if not redis.call('SET', KEYS[1], '1', 'NX', 'PX', ARGV[1]) then return false end
+  script(`if not redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1]) then return false end
 return {redis.call('GET', KEYS[2])}`);
 
 // ARGV holds a (ttl, value) pair per key; an empty ttl deletes the key.
@@ -51,6 +51,14 @@ const WRITE_ALL = script(`for i, key in ipairs(KEYS) do
   if ttl == '' then redis.call('DEL', key) else redis.call('SET', key, ARGV[2 * i], 'PX', ttl) end
 end
 return #KEYS`);
+
+// The same, only while KEYS[1] holds ARGV[1] (the caller's lock); 0 when it does not.
+const WRITE_IF_HELD = script(`if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+for i = 2, #KEYS do
+  local ttl = ARGV[2 * i - 2]
+  if ttl == '' then redis.call('DEL', KEYS[i]) else redis.call('SET', KEYS[i], ARGV[2 * i - 1], 'PX', ttl) end
+end
+return 1`);
 
 /**
  * Store over Redis (ioredis), for several app instances sharing 3-D Secure sessions and limits.
@@ -107,25 +115,42 @@ export class RedisStore implements CheckoutStore {
     lockKey: string,
     lockTtlMs: number,
     key: string,
+    token = '1',
   ): Promise<{ locked: true; value: string | undefined } | { locked: false }> {
     assertKeyAndTtl(lockKey, lockTtlMs);
     assertKeyAndTtl(key);
     const keys = [this.#prefix + lockKey, this.#prefix + key];
     if (this.#cluster && hashTag(keys[0]!) !== hashTag(keys[1]!)) {
       // Different slots cannot share a script; claiming first and reading after is the same contract.
-      if ((await this.#client.set(keys[0]!, '1', 'PX', lockTtlMs, 'NX')) !== 'OK') {
+      if ((await this.#client.set(keys[0]!, token, 'PX', lockTtlMs, 'NX')) !== 'OK') {
         return { locked: false };
       }
       return { locked: true, value: (await this.#client.get(keys[1]!)) ?? undefined };
     }
-    const reply = (await this.#run(LOCK_AND_GET, keys, [String(lockTtlMs)])) as
+    const reply = (await this.#run(LOCK_AND_GET, keys, [String(lockTtlMs), token])) as
       [string | null] | null;
     return reply ? { locked: true, value: reply[0] ?? undefined } : { locked: false };
   }
 
-  async writeAll(ops: readonly StoreWrite[]): Promise<void> {
+  async writeAll(
+    ops: readonly StoreWrite[],
+    ifHeld?: { key: string; value: string },
+  ): Promise<boolean> {
     assertWrites(ops);
-    if (ops.length === 0) return;
+    if (ifHeld) {
+      assertKeyAndTtl(ifHeld.key);
+      const keys = [this.#prefix + ifHeld.key];
+      const args = [ifHeld.value];
+      for (const op of ops) {
+        if (this.#cluster && hashTag(this.#prefix + op.key) !== hashTag(keys[0]!))
+          throw new TypeError(`writeAll: ${op.key} does not share the hash tag of ${ifHeld.key}`);
+        keys.push(this.#prefix + op.key);
+        if ('delete' in op) args.push('', '');
+        else args.push(String(op.ttlMs), op.value);
+      }
+      return Number(await this.#run(WRITE_IF_HELD, keys, args)) === 1;
+    }
+    if (ops.length === 0) return true;
     // On a Cluster each hash tag is one script on its node (atomic per tag); elsewhere one script.
     const groups = new Map<string, StoreWrite[]>();
     for (const op of ops) {
@@ -135,6 +160,7 @@ export class RedisStore implements CheckoutStore {
       else groups.set(tag, [op]);
     }
     await Promise.all([...groups.values()].map((group) => this.#writeGroup(group)));
+    return true;
   }
 
   async #writeGroup(ops: StoreWrite[]): Promise<void> {

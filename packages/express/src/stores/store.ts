@@ -19,14 +19,23 @@ export interface CheckoutStore {
   delete(key: string): Promise<void>;
   /** Adds one to the counter under `key` (created at 1, expiring `ttlMs` after creation); returns the new count. */
   increment(key: string, ttlMs: number): Promise<number>;
-  /** Atomically claims lockKey (like SET NX PX) and, only when won, reads key. */
+  /**
+   * Atomically claims lockKey (like SET NX PX), holding `token` (default `'1'`), and, only when
+   * won, reads key.
+   */
   lockAndGet(
     lockKey: string,
     lockTtlMs: number,
     key: string,
+    token?: string,
   ): Promise<{ locked: true; value: string | undefined } | { locked: false }>;
-  /** Applies the writes and deletes together (MULTI or one script on Redis). */
-  writeAll(ops: readonly StoreWrite[]): Promise<void>;
+  /**
+   * Applies the writes and deletes together (MULTI or one script on Redis). With `ifHeld`, only
+   * while `ifHeld.key` still holds `ifHeld.value` (a lock this caller took): `false` when it did
+   * not apply them (the lock expired, or a store restarted empty and someone else took it).
+   * `ifHeld.key` shares the hash tag of every key written.
+   */
+  writeAll(ops: readonly StoreWrite[], ifHeld?: { key: string; value: string }): Promise<boolean>;
 }
 
 /** One operation of {@link CheckoutStore.writeAll}: a write with its TTL, or a delete. */

@@ -149,6 +149,45 @@ export function storeSuite(name: string, make: () => CheckoutStore): void {
       assert.equal(await store.get(`${tag}:b`), '2');
     });
 
+    it('lockAndGet holds the caller’s token, and writeAll with ifHeld applies only while it does', async () => {
+      const store = make();
+      const o = `{o:${key()}}`;
+      assert.deepEqual(await store.lockAndGet(`${o}:lock`, 10_000, `${o}:ledger`, 'mine'), {
+        locked: true,
+        value: undefined,
+      });
+      assert.equal(await store.get(`${o}:lock`), 'mine');
+      const held = { key: `${o}:lock`, value: 'mine' };
+      assert.equal(
+        await store.writeAll([{ key: `${o}:ledger`, value: 'one', ttlMs: 10_000 }], held),
+        true,
+      );
+      assert.equal(await store.get(`${o}:ledger`), 'one');
+      // The lock expired or the store lost it, and someone else took it: our writes must not land.
+      await store.delete(`${o}:lock`);
+      await store.lockAndGet(`${o}:lock`, 10_000, `${o}:ledger`, 'theirs');
+      assert.equal(
+        await store.writeAll(
+          [
+            { key: `${o}:ledger`, value: 'stale', ttlMs: 10_000 },
+            { key: `${o}:lock`, delete: true },
+          ],
+          held,
+        ),
+        false,
+      );
+      assert.equal(await store.get(`${o}:ledger`), 'one');
+      assert.equal(await store.get(`${o}:lock`), 'theirs', 'their lock stays');
+      await store.delete(`${o}:lock`);
+      assert.equal(
+        await store.writeAll([{ key: `${o}:ledger`, value: 'late', ttlMs: 10_000 }], held),
+        false,
+        'no lock at all is not ours either',
+      );
+      assert.equal(await store.get(`${o}:ledger`), 'one');
+      assert.equal(await store.writeAll([{ key: `${o}:x`, value: 'v', ttlMs: 10_000 }]), true);
+    });
+
     it('writeAll checks every operation first and applies none when one is invalid', async () => {
       const store = make();
       const tag = `{o:${key()}}`;
