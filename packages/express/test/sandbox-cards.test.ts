@@ -22,10 +22,10 @@ const store: CheckoutStore = {
   setIfAbsent: (key, value, ttl) => (stored.push(value), inner.setIfAbsent(key, value, ttl)),
   delete: (key) => inner.delete(key),
   increment: (key, ttl) => inner.increment(key, ttl),
-  lockAndGet: (lock, ttl, key) => inner.lockAndGet(lock, ttl, key),
-  writeAll: (ops) => (
+  lockAndGet: (lock, ttl, key, token) => inner.lockAndGet(lock, ttl, key, token),
+  writeAll: (ops, ifHeld) => (
     ops.forEach((op) => 'value' in op && stored.push(op.value)),
-    inner.writeAll(ops)
+    inner.writeAll(ops, ifHeld)
   ),
 };
 const capture = (level: string) => (message: string, fields?: Record<string, unknown>) =>

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { CheckoutError } from '../errors.js';
 import type { LookupRecord } from '../gateway.js';
 import type { PaymentMethodName } from '../options.js';
@@ -136,12 +137,14 @@ export async function withOrder<T>(
 ): Promise<T> {
   const keys = orderKeys(order);
   const deadline = Date.now() + (options.waitMs ?? 0);
+  // Fences the write-back: after a store restart another request may hold the lock anew.
+  const token = randomBytes(12).toString('base64url');
   let raw: string | undefined;
   let stored = true;
   for (;;) {
     let claim;
     try {
-      claim = await ctx.store.lockAndGet(keys.lock, LOCK_TTL_MS, keys.ledger);
+      claim = await ctx.store.lockAndGet(keys.lock, LOCK_TTL_MS, keys.ledger, token);
     } catch (error) {
       if (!options.degraded) {
         throw storeUnavailable(ctx, error);
@@ -162,7 +165,7 @@ export async function withOrder<T>(
   try {
     ledger = raw ? (JSON.parse(raw) as Ledger) : await rebuildLedger(ctx, order);
   } catch (error) {
-    if (stored) await release(ctx, keys.lock);
+    if (stored) await finish(ctx, order, token, [{ key: keys.lock, delete: true }]);
     throw error;
   }
   // A ledger the store did not have counts as unchanged while it holds only decided attempts:
@@ -171,13 +174,21 @@ export async function withOrder<T>(
   try {
     return await work({ ledger, stored });
   } finally {
-    if (stored)
+    if (stored) {
+      const now = JSON.stringify(ledger);
+      const unchanged = now === before || (raw === undefined && decided(ledger));
       await finish(
         ctx,
         order,
-        ledger,
-        raw === undefined && decided(ledger) ? JSON.stringify(ledger) : before,
+        token,
+        unchanged
+          ? [{ key: keys.lock, delete: true }]
+          : [
+              { key: keys.ledger, value: now, ttlMs: ctx.recordTtlMs },
+              { key: keys.lock, delete: true },
+            ],
       );
+    }
   }
 }
 
@@ -185,51 +196,48 @@ const decided = (ledger: Ledger) =>
   Object.values(ledger.attempts).every((a) => a.status === 'paid' || a.status === 'failed');
 
 const FINISH_RETRY_MS = [100, 400, 1_500, 5_000, 15_000];
+type Ops = Parameters<Context['store']['writeAll']>[0];
 
-async function finish(ctx: Context, order: string, ledger: Ledger, before: string): Promise<void> {
-  const keys = orderKeys(order);
-  const now = JSON.stringify(ledger);
-  const ops: Parameters<Context['store']['writeAll']>[0] =
-    now === before
-      ? [{ key: keys.lock, delete: true }]
-      : [
-          { key: keys.ledger, value: now, ttlMs: ctx.recordTtlMs },
-          { key: keys.lock, delete: true },
-        ];
+/**
+ * Writes the ledger back and releases the lock, only while the lock is still this request's: a
+ * request whose store restarted under it must not overwrite what others wrote since.
+ */
+async function finish(ctx: Context, order: string, token: string, ops: Ops): Promise<void> {
+  const held = { key: orderKeys(order).lock, value: token };
   try {
-    await ctx.store.writeAll(ops);
+    if (!(await ctx.store.writeAll(ops, held)))
+      ctx.logger.warn('order lock lost during a payment call; the ledger was left to others', {
+        order,
+      });
   } catch (error) {
     ctx.logger.error('store write failed after a gateway call; the gateway keeps the truth', {
       order,
       error,
     });
     // The answer stands; keep trying in the background so the order is not locked until the TTL.
-    retryFinish(ctx, order, ops, 0);
+    retryFinish(ctx, order, ops, held, 0);
   }
 }
 
 function retryFinish(
   ctx: Context,
   order: string,
-  ops: Parameters<Context['store']['writeAll']>[0],
+  ops: Ops,
+  held: { key: string; value: string },
   attempt: number,
 ): void {
   const delay = FINISH_RETRY_MS[attempt];
   if (delay === undefined) return;
   setTimeout(() => {
-    ctx.store.writeAll(ops).then(
-      () => ctx.logger.info('order released after a store outage', { order }),
-      () => retryFinish(ctx, order, ops, attempt + 1),
+    ctx.store.writeAll(ops, held).then(
+      (applied) =>
+        ctx.logger.info(
+          applied ? 'order released after a store outage' : 'order lock gone after a store outage',
+          { order },
+        ),
+      () => retryFinish(ctx, order, ops, held, attempt + 1),
     );
   }, delay).unref();
-}
-
-async function release(ctx: Context, lock: string): Promise<void> {
-  try {
-    await ctx.store.delete(lock);
-  } catch (error) {
-    ctx.logger.warn('could not release an order lock', { error });
-  }
 }
 
 /**

@@ -9,9 +9,15 @@ import { settleSavedCard } from './saved-cards.js';
 /**
  * Saves a record whose state changed and runs the hooks. Called after the gateway answered, so a
  * store failure is logged and swallowed: the shopper is told what the gateway said.
+ * `cache: false` skips the save: a final state the browser already has and the gateway's lookup
+ * gives back is not worth a store write on the hot path.
  */
-export async function settle(ctx: Context, record: PaymentRecord): Promise<void> {
-  await saveSafely(ctx, record);
+export async function settle(
+  ctx: Context,
+  record: PaymentRecord,
+  { cache = true }: { cache?: boolean } = {},
+): Promise<void> {
+  if (cache) await saveSafely(ctx, record);
   if (isFinal(record.state) || record.state.status === 'pending') {
     await settleSavedCard(ctx, record);
     await emitLifecycle(ctx, record);

@@ -50,12 +50,15 @@ export class FlakyStore implements CheckoutStore {
     this.#check();
     return this.#inner.increment(key, ttlMs);
   }
-  async lockAndGet(lockKey: string, lockTtlMs: number, key: string) {
+  async lockAndGet(lockKey: string, lockTtlMs: number, key: string, token?: string) {
     this.#check();
-    return this.#inner.lockAndGet(lockKey, lockTtlMs, key);
+    return this.#inner.lockAndGet(lockKey, lockTtlMs, key, token);
   }
-  async writeAll(ops: Parameters<CheckoutStore['writeAll']>[0]) {
+  async writeAll(
+    ops: Parameters<CheckoutStore['writeAll']>[0],
+    ifHeld?: Parameters<CheckoutStore['writeAll']>[1],
+  ) {
     this.#check();
-    return this.#inner.writeAll(ops);
+    return this.#inner.writeAll(ops, ifHeld);
   }
 }

@@ -205,7 +205,7 @@ async function sendCreate(
       attempt.status = 'failed';
       if (state.reference) {
         attempt.reference = state.reference;
-        await settle(ctx, { ...base, reference: state.reference, state });
+        await settle(ctx, { ...base, reference: state.reference, state }, { cache: false });
       } else await settleSavedCard(ctx, { ...base, reference: merchantReference, state });
       ctx.logger.info('card payment declined', {
         merchantReference,
@@ -228,7 +228,8 @@ async function sendCreate(
     state,
     ...(threeDS ? { threeDS } : {}),
   };
-  await settle(ctx, record);
+  // Only a payment still under way needs its record (3-D Secure ids, the page's origin).
+  await settle(ctx, record, { cache: Boolean(threeDS) });
   return state;
 }
 
