@@ -116,6 +116,20 @@ describe('store faults', () => {
     assert.equal(chargesOf('sf-6'), 1);
   });
 
+  it('forgot a challenge whose order another tab paid: its status says already paid, not "checking"', async () => {
+    const tabA = await app.call('POST', '/payments', card('4000000000003055'), pinned('sf-8'));
+    assert.equal(tabA.body.status, 'authenticating');
+    const tabB = await app.call('POST', '/payments', card('4111111111111111'), pinned('sf-8'));
+    assert.equal(tabB.body.status, 'approved');
+    store.wipe();
+    const status = await app.call('GET', `/payments/${tabA.body.reference}`, undefined, {
+      origin: null,
+    });
+    assert.equal(status.status, 409);
+    assert.equal(status.body.code, 'already_paid');
+    assert.equal(chargesOf('sf-8'), 1);
+  });
+
   it('a store that fails at every point of a payment never yields a 5xx that claims "not charged" after a charge', async () => {
     for (let budget = 0; budget < 12; budget++) {
       const order = `sf-7-${budget}`;

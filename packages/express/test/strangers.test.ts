@@ -42,14 +42,24 @@ describe('a reference is not a credential', () => {
     const created = await app.call('POST', '/payments', card('4000000000003097'));
     const { reference, clientSecret } = created.body;
     assert.equal(typeof clientSecret, 'string');
-    assert.equal(clientSecret.length, 43);
+    assert.match(clientSecret, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
     const other = await app.call('POST', '/payments', card('4111111111111111'));
     const unknown = await app.call('GET', '/payments/pg-does-not-exist', undefined, {
       origin: null,
       secret: null,
     });
     assert.equal(unknown.status, 404);
-    for (const secret of [null, '', 'x'.repeat(43), other.body.clientSecret, clientSecret + 'A']) {
+    // Another payment's secret, a forged one, and this payment's MAC bound to another attempt.
+    const [, mac] = String(clientSecret).split('.');
+    const otherAttempt = `${Buffer.from('order-9-1').toString('base64url')}.${mac}`;
+    for (const secret of [
+      null,
+      '',
+      'x'.repeat(43),
+      other.body.clientSecret,
+      clientSecret + 'A',
+      otherAttempt,
+    ]) {
       const answer = await app.call('GET', `/payments/${reference}`, undefined, {
         origin: null,
         secret,

@@ -17,11 +17,15 @@ const notFound = () => new CheckoutError(404, 'not_found', 'This payment was not
  * The `:reference` of a route that reads or drives a payment, once the browser proved it created
  * it (`X-PG-Client-Secret`). A stranger gets the same 404 as for a reference that does not exist.
  */
-export function ownedReference(ctx: Context, req: Request): string {
+export function ownedReference(
+  ctx: Context,
+  req: Request,
+): { reference: string; merchantReference: string } {
   const reference = String(req.params.reference ?? '');
   if (!REFERENCE.test(reference)) throw notFound();
-  if (!ctx.secrets.ownsPayment(reference, req.get('x-pg-client-secret'))) throw notFound();
-  return reference;
+  const merchantReference = ctx.secrets.ownsPayment(reference, req.get('x-pg-client-secret'));
+  if (!merchantReference) throw notFound();
+  return { reference, merchantReference };
 }
 
 /** A store failure before anything was sent to the gateway: nothing was charged, say so. */

@@ -5,10 +5,14 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * with no store read: they survive a store that lost everything and work on every instance.
  */
 export interface Secrets {
-  /** The secret a browser sends (`X-PG-Client-Secret`) to read or drive the payment `reference`. */
-  clientSecret(reference: string): string;
-  /** True when `given` is the client secret of `reference` (constant time). */
-  ownsPayment(reference: string, given: unknown): boolean;
+  /**
+   * The secret a browser sends (`X-PG-Client-Secret`) to read or drive the payment `reference`,
+   * made by the attempt `merchantReference`: it carries that attempt, so the payment's order can
+   * be found with no store.
+   */
+  clientSecret(reference: string, merchantReference: string): string;
+  /** The attempt's merchant reference when `given` is the client secret of `reference` (constant time). */
+  ownsPayment(reference: string, given: unknown): string | undefined;
   /** The `:session` of an attempt's 3-D Secure URLs: its merchant reference and expiry, signed. */
   sessionToken(merchantReference: string): string;
   /** The merchant reference a session token was made for, or `undefined` when it is not ours or expired. */
@@ -45,11 +49,17 @@ export function createSecrets(source: {
   const mac = (label: string, value: string) =>
     createHmac('sha256', key).update(label).update(value).digest('base64url');
   return {
-    clientSecret: (reference) => mac(CLIENT_LABEL, reference),
-    ownsPayment: (reference, given) =>
-      typeof given === 'string' &&
-      given.length === 43 &&
-      equal(mac(CLIENT_LABEL, reference), given),
+    clientSecret: (reference, merchantReference) => {
+      const attempt = Buffer.from(merchantReference, 'utf8').toString('base64url');
+      return `${attempt}.${mac(CLIENT_LABEL, `${reference}\0${attempt}`)}`;
+    },
+    ownsPayment(reference, given) {
+      if (typeof given !== 'string' || given.length > 200) return undefined;
+      const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(given);
+      if (!match || !equal(mac(CLIENT_LABEL, `${reference}\0${match[1]}`), match[2]!))
+        return undefined;
+      return Buffer.from(match[1]!, 'base64url').toString('utf8');
+    },
     sessionToken(merchantReference) {
       const body = `${Buffer.from(merchantReference, 'utf8').toString('base64url')}.${(now() + source.sessionTtlMs).toString(36)}`;
       return `${body}.${mac(SESSION_LABEL, body)}`;

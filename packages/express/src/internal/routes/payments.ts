@@ -20,6 +20,7 @@ import {
   nextAttempt,
   paidAttempt,
   parseAttemptReference,
+  rebuildLedger,
   refreshAttempts,
   statusOfRecord,
   withOrder,
@@ -63,9 +64,9 @@ function send(res: Response, state: OwnedPaymentState): void {
 }
 
 /** The state for the browser that started the payment: with the secret that lets it read it later. */
-export function owned(ctx: Context, state: PaymentState): OwnedPaymentState {
+function owned(ctx: Context, state: PaymentState, merchantReference: string): OwnedPaymentState {
   return state.reference
-    ? { ...state, clientSecret: ctx.secrets.clientSecret(state.reference) }
+    ? { ...state, clientSecret: ctx.secrets.clientSecret(state.reference, merchantReference) }
     : state;
 }
 
@@ -93,7 +94,7 @@ function stateOfLostAttempt(
   );
 }
 
-async function createCardPayment(ctx: Context, req: Request): Promise<PaymentState> {
+async function createCardPayment(ctx: Context, req: Request): Promise<OwnedPaymentState> {
   if (!ctx.methods.includes('card'))
     throw new CheckoutError(404, 'method_not_enabled', 'Card payments are not offered here.');
   const pageOrigin = scratch(req).pageOrigin!;
@@ -124,10 +125,20 @@ async function createCardPayment(ctx: Context, req: Request): Promise<PaymentSta
     order.reference,
     async ({ ledger }) => {
       const paid = paidAttempt(ledger);
-      if (paid) return paidState(ctx, paid[1].reference!);
+      if (paid)
+        return owned(
+          ctx,
+          await paidState(ctx, paid[1].reference!),
+          attemptReference(order.reference, paid[0]),
+        );
       if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') return TIMEOUT_STATE;
       const paidNow = paidAttempt(ledger);
-      if (paidNow) return paidState(ctx, paidNow[1].reference!);
+      if (paidNow)
+        return owned(
+          ctx,
+          await paidState(ctx, paidNow[1].reference!),
+          attemptReference(order.reference, paidNow[0]),
+        );
       return sendCreate(ctx, req, order, ledger, { body, shopperId, clientIp, pageOrigin });
     },
     { waitMs: CREATE_LOCK_WAIT_MS },
@@ -148,10 +159,11 @@ async function sendCreate(
   order: CheckoutOrder,
   ledger: Ledger,
   { body, shopperId, clientIp, pageOrigin }: CreateInput,
-): Promise<PaymentState> {
+): Promise<OwnedPaymentState> {
   const gateway = await ctx.gateway();
   const n = nextAttempt(ledger);
   const merchantReference = attemptReference(order.reference, n);
+  const own = (state: PaymentState) => owned(ctx, state, merchantReference);
   const pendingCard =
     'token' in body.card || !body.saveCard
       ? undefined
@@ -194,7 +206,7 @@ async function sendCreate(
           : 'payment create got no answer; reconciling',
         { merchantReference },
       );
-      return settleLostCreate(ctx, base, ledger, n);
+      return own(await settleLostCreate(ctx, base, ledger, n));
     }
     if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
       const reference = (error as { reference?: unknown }).reference;
@@ -211,7 +223,7 @@ async function sendCreate(
         merchantReference,
         card: 'number' in body.card ? maskPan(body.card.number) : 'token',
       });
-      return state;
+      return own(state);
     }
     // Refused before processing (bad request, signature): nothing was created, the number is free.
     delete ledger.attempts[n];
@@ -230,7 +242,7 @@ async function sendCreate(
   };
   // Only a payment still under way needs its record (3-D Secure ids, the page's origin).
   await settle(ctx, record, { cache: Boolean(threeDS) });
-  return state;
+  return own(state);
 }
 
 /** A create whose answer was lost (or refused as a duplicate): the gateway's lookup says what happened. */
@@ -277,7 +289,7 @@ const STEP2_LOST_STATE = (reference: string): PaymentState => ({
 });
 
 async function confirmStep2(ctx: Context, req: Request): Promise<PaymentState> {
-  const reference = ownedReference(ctx, req);
+  const { reference } = ownedReference(ctx, req);
   let record: PaymentRecord | undefined;
   try {
     record = await loadPayment(ctx, reference);
@@ -385,7 +397,7 @@ async function sendStep2(
 }
 
 async function paymentStatus(ctx: Context, req: Request): Promise<PaymentState> {
-  const reference = ownedReference(ctx, req);
+  const { reference, merchantReference } = ownedReference(ctx, req);
   let record = await loadPaymentSafely(ctx, reference);
   const attemptOf = record && parseAttemptReference(record.merchantReference);
   if (record && attemptOf) record = await retryPendingConfirm(ctx, record, attemptOf);
@@ -397,6 +409,15 @@ async function paymentStatus(ctx: Context, req: Request): Promise<PaymentState> 
     return view.state;
   }
   if (record) return record.state.status === 'pending' ? pendingState(reference) : record.state;
+  // The store forgot this payment while the gateway still waits for its 3-D Secure: the secret
+  // names its attempt, so the order is read back from the gateway. When another attempt paid it,
+  // this one will never be confirmed: say so rather than "still checking" until the session ends.
+  const attempt = parseAttemptReference(merchantReference);
+  if (view.kind === 'waiting' && attempt) {
+    const ledger = await rebuildLedger(ctx, attempt.order).catch(() => undefined);
+    const paid = ledger && paidAttempt(ledger);
+    if (paid && paid[0] !== attempt.n) return alreadyPaidState(reference);
+  }
   throw new CheckoutError(
     503,
     'temporarily_unavailable',
@@ -427,7 +448,7 @@ export function paymentRoutes(ctx: Context): Router {
     '/payments',
     guard,
     json,
-    asyncRoute(async (req, res) => send(res, owned(ctx, await createCardPayment(ctx, req)))),
+    asyncRoute(async (req, res) => send(res, await createCardPayment(ctx, req))),
   );
   router.post(
     '/payments/:reference/3dsv2/confirm',

@@ -130,7 +130,7 @@ async function startRedirect(ctx: Context, req: Request, method: RedirectMethod)
       success: true as const,
       reference: result.reference,
       redirectUrl: result.redirectUrl,
-      clientSecret: ctx.secrets.clientSecret(result.reference),
+      clientSecret: ctx.secrets.clientSecret(result.reference, merchantReference),
     };
   });
 }
