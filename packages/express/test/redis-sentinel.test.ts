@@ -24,42 +24,47 @@ storeSuite(
   () => new RedisStore({ client }),
 );
 
-describe('RedisStore behind Sentinel', () => {
-  it('writes through to the primary and the replica follows', async () => {
-    const store = new RedisStore({ client, prefix: 'shop:' });
-    await store.writeAll([{ key: '{o:r}:ledger', value: 'L', ttlMs: 60_000 }]);
-    const primary = await sentinel.primary();
-    assert.equal(await primary.get('shop:{o:r}:ledger'), 'L');
-    assert.match(await primary.info('replication'), /role:master[\s\S]*connected_slaves:1/);
-  });
-
-  it('follows a failover: after the primary is killed the same store works on the promoted replica', async () => {
-    // Its own client: commands wait through the failover instead of failing after one retry.
-    const failing = sentinel.client({ maxRetriesPerRequest: null, enableOfflineQueue: true });
-    failing.on('error', () => undefined);
-    const store = new RedisStore({ client: failing });
-    await store.set('{o:kept}:ledger', 'before', 60_000);
-    await store.increment('{r:1}:n', 60_000);
-    const primary = await sentinel.primary();
-    await primary.call('WAIT', '1', '1000'); // the replica has it, so the failover keeps it
-    const old = await sentinel.killPrimary();
-    const started = Date.now();
-    // Sent while no primary exists: queued by ioredis and answered by the new one.
-    const during = store.lockAndGet('{o:kept}:lock', 60_000, '{o:kept}:ledger');
-    const promoted = await sentinel.waitForFailover(old, 30_000);
-    assert.notEqual(promoted, old);
-    assert.deepEqual(await during, { locked: true, value: 'before' });
-    assert.equal(await store.get('{o:kept}:ledger'), 'before');
-    // The promoted replica never ran our scripts itself: NOSCRIPT, then EVAL once.
-    assert.equal(await store.increment('{r:1}:n', 60_000), 2);
-    assert.deepEqual(await store.lockAndGet('{o:kept}:lock', 60_000, '{o:kept}:ledger'), {
-      locked: false,
+describe(
+  'RedisStore behind Sentinel',
+  // A hang (a request that never answers) fails the file instead of stalling the run.
+  { timeout: 180_000 },
+  () => {
+    it('writes through to the primary and the replica follows', async () => {
+      const store = new RedisStore({ client, prefix: 'shop:' });
+      await store.writeAll([{ key: '{o:r}:ledger', value: 'L', ttlMs: 60_000 }]);
+      const primary = await sentinel.primary();
+      assert.equal(await primary.get('shop:{o:r}:ledger'), 'L');
+      assert.match(await primary.info('replication'), /role:master[\s\S]*connected_slaves:1/);
     });
-    await store.writeAll([
-      { key: '{o:kept}:ledger', value: 'after', ttlMs: 60_000 },
-      { key: '{o:kept}:lock', delete: true },
-    ]);
-    assert.equal(await (await sentinel.primary()).get('pg-checkout:{o:kept}:ledger'), 'after');
-    assert.ok(Date.now() - started < 30_000);
-  });
-});
+
+    it('follows a failover: after the primary is killed the same store works on the promoted replica', async () => {
+      // Its own client: commands wait through the failover instead of failing after one retry.
+      const failing = sentinel.client({ maxRetriesPerRequest: null, enableOfflineQueue: true });
+      failing.on('error', () => undefined);
+      const store = new RedisStore({ client: failing });
+      await store.set('{o:kept}:ledger', 'before', 60_000);
+      await store.increment('{r:1}:n', 60_000);
+      const primary = await sentinel.primary();
+      await primary.call('WAIT', '1', '1000'); // the replica has it, so the failover keeps it
+      const old = await sentinel.killPrimary();
+      const started = Date.now();
+      // Sent while no primary exists: queued by ioredis and answered by the new one.
+      const during = store.lockAndGet('{o:kept}:lock', 60_000, '{o:kept}:ledger');
+      const promoted = await sentinel.waitForFailover(old, 30_000);
+      assert.notEqual(promoted, old);
+      assert.deepEqual(await during, { locked: true, value: 'before' });
+      assert.equal(await store.get('{o:kept}:ledger'), 'before');
+      // The promoted replica never ran our scripts itself: NOSCRIPT, then EVAL once.
+      assert.equal(await store.increment('{r:1}:n', 60_000), 2);
+      assert.deepEqual(await store.lockAndGet('{o:kept}:lock', 60_000, '{o:kept}:ledger'), {
+        locked: false,
+      });
+      await store.writeAll([
+        { key: '{o:kept}:ledger', value: 'after', ttlMs: 60_000 },
+        { key: '{o:kept}:lock', delete: true },
+      ]);
+      assert.equal(await (await sentinel.primary()).get('pg-checkout:{o:kept}:ledger'), 'after');
+      assert.ok(Date.now() - started < 30_000);
+    });
+  },
+);
