@@ -5,6 +5,11 @@ import { ACS_V1_PATH, ACS_V2_PATH, METHOD_PATH, decodeB64Json, issueResult } fro
 import type { ThreeDSState, Txn } from '../types.js';
 import { autoPost, errorPage, hiddenInputs, page } from './html.js';
 
+/** The EMV challenge windows go down to 250x400 (01): tighter spacing there, the page scrolls inside beyond. */
+const SMALL_WINDOW_STYLE =
+  '<style>@media (max-width:420px),(max-height:420px){body{padding:.75rem;font-size:15px}' +
+  'h1{font-size:1.1rem;margin-bottom:.5rem}p{margin:.5rem 0}button{margin-top:.75rem}}</style>';
+
 /** One-time codes the access control pages accept (DESIGN.md). */
 export const VALID_OTPS = new Set(['1234', 'test123']);
 
@@ -57,7 +62,9 @@ function otpPage(action: string, txn: Txn, fields: Record<string, string>, versi
     `.then(function(j){if(!j.action){document.getElementById('acs-status').textContent=j.message||'Error';return;}` +
     `var o=document.createElement('form');o.method='POST';o.setAttribute('action',j.action);Object.keys(j.fields).forEach(function(k){` +
     `var i=document.createElement('input');i.type='hidden';i.name=k;i.value=j.fields[k];o.appendChild(i);});` +
-    `document.body.appendChild(o);o.submit();}).catch(function(){f.submit();});});})();</script>`;
+    `document.body.appendChild(o);o.submit();}).catch(function(){f.submit();});});` +
+    // Autofocus is ignored in a cross-origin frame: the code field takes focus when the frame gets it.
+    `var c=document.getElementById('otp');c.focus();addEventListener('focus',function(){if(document.activeElement===document.body)c.focus();});})();</script>`;
   return page(
     '3-D Secure verification',
     `<h1 id="acs-title">Verify your payment</h1>` +
@@ -70,6 +77,7 @@ function otpPage(action: string, txn: Txn, fields: Record<string, string>, versi
       `<button type="submit" name="action" value="submit">Submit</button>` +
       `<button type="submit" name="action" value="cancel" class="secondary" formnovalidate>Cancel</button>` +
       `<p id="acs-status" role="status" aria-live="polite"></p></form>${script}`,
+    SMALL_WINDOW_STYLE,
   );
 }
 
