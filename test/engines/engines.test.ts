@@ -103,7 +103,7 @@ for (const name of ENGINES) {
       });
     }
 
-    test('keyboard alone: card, Enter, the challenge takes the keys, Escape cancels, Try again is focused', async () => {
+    test('keyboard alone: card, Enter, the challenge takes the keys, Escape cancels, Try again is focused', async (t) => {
       const s = await shopperFor('4000000000003055');
       await s.payByKeyboard('4000000000003055');
       await s.bankPage();
@@ -115,6 +115,9 @@ for (const name of ENGINES) {
           return f?.hasFocus ? f : undefined;
         },
         5_000,
+      );
+      t.diagnostic(
+        `${name}: the bank's code field ${first.id === 'otp' ? 'had the keys at once' : 'was reached by the first Tab'}`,
       );
       if (first.id !== 'otp') {
         const pageBefore = await s.focused();
