@@ -11,27 +11,16 @@ import { quantile } from './lib/pool.js';
 import type { SandboxReady } from './sandbox-bench.js';
 import { startRedis } from '../../packages/express/test/helpers/redis-server.js';
 import { startCluster } from '../../packages/express/test/helpers/redis-cluster.js';
-import { callsBetween, commandCalls } from '../../packages/express/test/helpers/redis-server.js';
+import {
+  commandCalls,
+  commandsPerPayment as perPaymentOf,
+} from '../../packages/express/test/helpers/redis-server.js';
 
 export const STORE_LEVELS = [1, 10, 50] as const;
 const ROUND_SECONDS = 3;
 const ROUNDS = 5;
 const STORES = ['memory', 'redis', 'cluster'] as const;
 type StoreKind = (typeof STORES)[number];
-
-// Connection upkeep (slot map refreshes, pings), not payment work.
-const HOUSEKEEPING = new Set([
-  'info',
-  'cluster',
-  'ping',
-  'client',
-  'command',
-  'hello',
-  'select',
-  'readonly',
-]);
-// A script or MULTI block counts the commands it runs, not itself.
-const WRAPPERS = new Set(['evalsha', 'eval', 'multi', 'exec']);
 
 const BODY = JSON.stringify({
   card: {
@@ -106,17 +95,7 @@ async function countCommands(app: Child<{ url: string }>, nodes: Redis[]): Promi
       throw new Error(`payment not approved: ${JSON.stringify(answer)}`);
   }
   const after = await Promise.all(nodes.map(commandCalls));
-  const breakdown: Record<string, number> = {};
-  for (const [i, b] of before.entries())
-    for (const [name, n] of Object.entries(callsBetween(b, after[i]!)))
-      if (!HOUSEKEEPING.has(name)) breakdown[name] = (breakdown[name] ?? 0) + n;
-  // Whole counts summed over the nodes, divided once: no float drift past the bound.
-  const total = Object.entries(breakdown)
-    .filter(([name]) => !WRAPPERS.has(name))
-    .reduce((sum, [, n]) => sum + n, 0);
-  for (const name of Object.keys(breakdown)) breakdown[name] = breakdown[name]! / PAYMENTS;
-  const perPayment = total / PAYMENTS;
-  return { perPayment, breakdown };
+  return perPaymentOf(before, after, PAYMENTS);
 }
 
 export async function benchRedisRoutes(sandbox: Child<SandboxReady>) {

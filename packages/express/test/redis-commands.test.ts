@@ -6,22 +6,13 @@ import { RedisStore } from '../src/stores/redis.js';
 import type { CheckoutOptions } from '../src/index.js';
 import { startSandboxApp } from './helpers/sandbox-app.js';
 import { startCluster, type TestCluster } from './helpers/redis-cluster.js';
-import { callsBetween, commandCalls, startRedis, type TestRedis } from './helpers/redis-server.js';
+import {
+  commandCalls,
+  commandsPerPayment as perPaymentOf,
+  startRedis,
+  type TestRedis,
+} from './helpers/redis-server.js';
 import { CARD } from './helpers/checkout-load.js';
-
-// What a client sends to keep its connection and slot map, not what a payment costs.
-const HOUSEKEEPING = new Set([
-  'info',
-  'cluster',
-  'ping',
-  'client',
-  'command',
-  'hello',
-  'select',
-  'readonly',
-]);
-// A script or a MULTI block counts the commands it runs (commandstats counts those too).
-const WRAPPERS = new Set(['evalsha', 'eval', 'multi', 'exec']);
 
 let redis: TestRedis;
 let cluster: TestCluster;
@@ -60,17 +51,7 @@ async function commandsPerPayment(
     const before = await Promise.all(nodes.map(commandCalls));
     for (let i = 0; i < 20; i++) await pay(`count-${run}-${i}`);
     const after = await Promise.all(nodes.map(commandCalls));
-    const breakdown: Record<string, number> = {};
-    for (const [i, node] of before.entries())
-      for (const [name, n] of Object.entries(callsBetween(node, after[i]!)))
-        if (!HOUSEKEEPING.has(name)) breakdown[name] = (breakdown[name] ?? 0) + n;
-    // Whole counts summed over the nodes, divided once: no float drift past the bound.
-    const total = Object.entries(breakdown)
-      .filter(([name]) => !WRAPPERS.has(name))
-      .reduce((sum, [, n]) => sum + n, 0);
-    for (const name of Object.keys(breakdown)) breakdown[name] = breakdown[name]! / 20;
-    const perPayment = total / 20;
-    return { perPayment, breakdown };
+    return perPaymentOf(before, after, 20);
   } finally {
     await app.close();
   }

@@ -173,3 +173,38 @@ export function callsBetween(
   }
   return delta;
 }
+
+// What a client sends to keep its connection and slot map, not what a payment costs.
+const HOUSEKEEPING = new Set([
+  'info',
+  'cluster',
+  'ping',
+  'client',
+  'command',
+  'hello',
+  'select',
+  'readonly',
+]);
+// A script or a MULTI block counts the commands it runs (commandstats counts those too), not itself.
+const WRAPPERS = new Set(['evalsha', 'eval', 'multi', 'exec']);
+
+/**
+ * Redis commands per payment between two {@link commandCalls} readings of every node: the
+ * breakdown by command (housekeeping left out) and the total of what ran (wrappers left out).
+ */
+export function commandsPerPayment(
+  before: Record<string, number>[],
+  after: Record<string, number>[],
+  payments: number,
+): { perPayment: number; breakdown: Record<string, number> } {
+  const breakdown: Record<string, number> = {};
+  for (const [i, node] of before.entries())
+    for (const [name, n] of Object.entries(callsBetween(node, after[i]!)))
+      if (!HOUSEKEEPING.has(name)) breakdown[name] = (breakdown[name] ?? 0) + n;
+  // Whole counts summed over the nodes, divided once: no float drift past the bound.
+  const total = Object.entries(breakdown)
+    .filter(([name]) => !WRAPPERS.has(name))
+    .reduce((sum, [, n]) => sum + n, 0);
+  for (const name of Object.keys(breakdown)) breakdown[name] = breakdown[name]! / payments;
+  return { perPayment: total / payments, breakdown };
+}
