@@ -99,7 +99,10 @@ describe('<pg-checkout> by keyboard and screen reader', () => {
     expect(active(el)).to.equal(region(el));
   });
 
-  it('the challenge gets focus once the bank page is there: typing reaches its field, Tab its form, Escape cancels', async () => {
+  it('the challenge gets focus once the bank page is there: typing reaches its field, Tab its form, Escape cancels', async function () {
+    // Keys cross into another origin's frame, whose focus the browser hands over on its own
+    // schedule; one run in three CI runs missed it once. A real regression fails every try.
+    this.retries(2);
     const el = await dropIn();
     const bank = bankMessages();
     try {
