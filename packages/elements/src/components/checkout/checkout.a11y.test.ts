@@ -99,7 +99,9 @@ describe('<pg-checkout> by keyboard and screen reader', () => {
     expect(active(el)).to.equal(region(el));
   });
 
-  it('the challenge gets focus once the bank page is there: typing reaches its field, Tab its form, Escape cancels', async function () {
+  it('the challenge gets focus once the bank page is there: typing reaches its field, Tab its form, Escape cancels', async function (this: {
+    retries(n: number): void;
+  }) {
     // Keys cross into another origin's frame, whose focus the browser hands over on its own
     // schedule; one run in three CI runs missed it once. A real regression fails every try.
     this.retries(2);
