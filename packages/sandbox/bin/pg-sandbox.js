@@ -8,6 +8,13 @@ const dist = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const source = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 function fromSource() {
+  if (!existsSync(source)) {
+    // An installed package ships dist/ only: nothing to fall back to.
+    console.error(
+      'pg-sandbox: dist/cli.js is missing from this install; reinstall @pg-checkout/sandbox.',
+    );
+    process.exit(1);
+  }
   let tsx;
   try {
     tsx = import.meta.resolve('tsx');
@@ -32,8 +39,8 @@ if (existsSync(dist)) {
   try {
     await import(pathToFileURL(dist).href);
   } catch (err) {
-    // A sibling package not built yet: the source still runs.
-    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    // A sibling package not built yet (in the repository only): the source still runs.
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !existsSync(source)) throw err;
     fromSource();
   }
 } else {
