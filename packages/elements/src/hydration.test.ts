@@ -1,6 +1,8 @@
 // First, before lit: LitElement takes up hydration support when it loads.
 import '@lit-labs/ssr-client/lit-element-hydrate-support.js';
 import { expect } from '@open-wc/testing';
+import type { ReactiveElement } from 'lit';
+import type { PgCardForm } from './components/card-form/card-form.component.js';
 import type { PgCheckout } from './components/checkout/checkout.component.js';
 import { field, typeInto } from './test-helpers/input.js';
 
@@ -56,11 +58,19 @@ function expectSame(hydrated: string, clientOnly: string): void {
   expect.fail(`hydrated: …${around(hydrated)}…\nclient-only: …${around(clientOnly)}…`);
 }
 
-const submitText = (el: PgCheckout) =>
-  el.shadowRoot
-    ?.querySelector('pg-card-form')
-    ?.shadowRoot?.querySelector('button[type=submit]')
-    ?.textContent?.trim() ?? '';
+const submitText = (form: PgCardForm) =>
+  form.shadowRoot?.querySelector('button[type=submit]')?.textContent?.trim() ?? '';
+
+async function pay(dropIn: PgCheckout, form: PgCardForm): Promise<void> {
+  typeInto(field(form, 'number'), '4111111111111111');
+  typeInto(field(form, 'holder'), 'Jo Soap');
+  typeInto(field(form, 'expiry'), `08${year}`);
+  typeInto(field(form, 'cvv'), '123');
+  await form.updateComplete;
+  form.submit();
+  await until(() => dropIn.status !== 'idle' && dropIn.status !== 'submitting', 30000);
+  expect(dropIn.status).to.equal('approved');
+}
 
 describe('hydrating server-rendered elements', () => {
   const fetched: string[] = [];
@@ -110,18 +120,26 @@ describe('hydrating server-rendered elements', () => {
     containers.push(server);
     server.setHTMLUnsafe(rendered.html);
     document.body.append(server);
-    for (const tag of tags) {
-      expect(customElements.get(tag), tag).to.equal(undefined);
-      expect(server.querySelector(tag)?.shadowRoot, `${tag} server-rendered`).to.be.instanceOf(
-        ShadowRoot,
-      );
-    }
-    const form = server.querySelector('pg-checkout')!.shadowRoot!.querySelector('pg-card-form')!;
-    expect(form.shadowRoot!.querySelector('label')?.textContent).to.equal('Kaartnommer');
+    for (const tag of tags) expect(customElements.get(tag), tag).to.equal(undefined);
+    const elements = [...server.querySelectorAll<ReactiveElement>(tags.join())];
+    expect(elements.map((e) => e.localName)).to.deep.equal([
+      'pg-checkout',
+      'pg-checkout',
+      'pg-card-form', // the second drop-in's own
+      'pg-card-form',
+      'pg-3ds-v2',
+      'pg-3ds-v1',
+    ]);
+    for (const el of elements)
+      expect(el.shadowRoot, `${el.localName} server-rendered`).to.be.instanceOf(ShadowRoot);
+    const [dropIn, ownDropIn] = server.querySelectorAll('pg-checkout');
+    const form = dropIn!.shadowRoot!.querySelector('pg-card-form')!;
+    const own = ownDropIn!.querySelector('pg-card-form')!;
+    for (const f of [form, own])
+      expect(f.shadowRoot!.querySelector('label')?.textContent).to.equal('Kaartnommer');
 
     await import('./index.js');
-    const dropIn = server.querySelector('pg-checkout')!;
-    for (const tag of tags) await server.querySelector(tag)!.updateComplete;
+    for (const el of elements) await el.updateComplete;
     await form.updateComplete;
     expect(form.hasAttribute('defer-hydration'), 'the inner form hydrated').to.equal(false);
 
@@ -131,25 +149,24 @@ describe('hydrating server-rendered elements', () => {
     client.innerHTML = rendered.html;
     for (const template of client.querySelectorAll('template')) template.remove();
     document.body.append(client);
-    const clientDropIn = client.querySelector('pg-checkout')!;
+    for (const el of client.querySelectorAll('pg-checkout')) await el.updateComplete;
+    const clientForms = [...client.querySelectorAll('pg-checkout')].map(
+      (d) => d.querySelector('pg-card-form') ?? d.shadowRoot!.querySelector('pg-card-form')!,
+    );
 
-    // Both read /config (in the browser only) and show the amount; then they must not differ at all.
-    await until(() => /\d/.test(submitText(dropIn)) && /\d/.test(submitText(clientDropIn)));
-    expect(submitText(dropIn)).to.match(/^Betaal /);
+    // All read /config (in the browser only) and show the amount; then they must not differ at all.
+    await until(() => [form, own, ...clientForms].every((f) => /\d/.test(submitText(f))));
+    expect(submitText(form)).to.match(/^Betaal /);
     expectSame(normalized(server), normalized(client));
-    expect(fetched.filter((p) => p === '/checkout/config')).to.have.length(2);
+    expect(fetched.filter((p) => p === '/checkout/config')).to.have.length(4);
 
     typeInto(field(form, 'number'), '4111111111111111');
     await form.updateComplete;
     expect(field(form, 'number').value).to.equal('4111 1111 1111 1111');
     expect(form.shadowRoot!.querySelector('[part=brand]'), 'brand detected').not.to.equal(null);
-    typeInto(field(form, 'holder'), 'Jo Soap');
-    typeInto(field(form, 'expiry'), `08${year}`);
-    typeInto(field(form, 'cvv'), '123');
-    await form.updateComplete;
-    form.submit();
-    await until(() => dropIn.status !== 'idle' && dropIn.status !== 'submitting', 30000);
-    expect(dropIn.status).to.equal('approved');
+    await pay(dropIn!, form);
+    // A card form of the merchant's own gets the drop-in's context once both are defined.
+    await pay(ownDropIn!, own);
     expect(problems).to.deep.equal([]);
   });
 });

@@ -16,9 +16,15 @@ export function renderToString(template: TemplateResult): Promise<string> {
   return collectResult(render(template));
 }
 
-/** All four elements as a merchant page writes them: a relative endpoint, in Afrikaans. */
+/**
+ * All four elements as a merchant page writes them, a relative endpoint, in Afrikaans; the second drop-in
+ * with a card form of the merchant's own in its slot.
+ */
 export const hydrationPage = html`<pg-checkout endpoint="/checkout" locale="af"></pg-checkout>
-  <pg-card-form locale="af"></pg-card-form>
+  <pg-checkout endpoint="/checkout" locale="af"
+    ><pg-card-form locale="af"></pg-card-form
+  ></pg-checkout>
+  <pg-card-form id="standalone" locale="af"></pg-card-form>
   <pg-3ds-v2 endpoint="/checkout" locale="af"></pg-3ds-v2>
   <pg-3ds-v1 endpoint="/checkout" locale="af"></pg-3ds-v1>`;
 

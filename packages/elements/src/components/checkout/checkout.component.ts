@@ -461,16 +461,12 @@ export class PgCheckout extends LitElement {
         flow.action.version === 1
           ? html`<pg-3ds-v1
               exportparts=${threeDSParts}
-              locale=${this.locale}
-              .messages=${this.messages}
               appearance=${this.appearance}
               challenge-timeout=${this.challengeTimeout}
               poll-interval=${this.pollInterval}
             ></pg-3ds-v1>`
           : html`<pg-3ds-v2
               exportparts=${threeDSParts}
-              locale=${this.locale}
-              .messages=${this.messages}
               appearance=${this.appearance}
               method-timeout=${this.methodTimeout}
               challenge-timeout=${this.challengeTimeout}
@@ -485,7 +481,7 @@ export class PgCheckout extends LitElement {
     const done = this.status === 'approved' || this.status === 'pending';
     const offered = this.offered;
     const others = redirectMethods.filter((m) => offered.includes(m));
-    // Locale and messages go down to the parts directly too: context does not reach them on the server.
+    // Locale and messages go to the card form directly too: context does not reach it on the server.
     return html`<div part="base" class="base" lang=${this.locale}>
       ${this.renderMessage()}
       ${
