@@ -1,5 +1,5 @@
 import { provide } from '@lit/context';
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, isServer, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { CheckoutApi } from '../../api/client.js';
 import type {
@@ -189,7 +189,8 @@ export class PgCheckout extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('endpoint')) {
-      this.api = this.endpoint ? new CheckoutApi(this.endpoint) : undefined;
+      // On the server there is no page URL to resolve against and no network: the client fetches config.
+      this.api = this.endpoint && !isServer ? new CheckoutApi(this.endpoint) : undefined;
       void this.loadConfig();
       const api = this.api;
       if (api) void this.updateComplete.then(() => this.resume(api));
@@ -480,6 +481,7 @@ export class PgCheckout extends LitElement {
     const done = this.status === 'approved' || this.status === 'pending';
     const offered = this.offered;
     const others = redirectMethods.filter((m) => offered.includes(m));
+    // Locale and messages go to the card form directly too: context does not reach it on the server.
     return html`<div part="base" class="base" lang=${this.locale}>
       ${this.renderMessage()}
       ${
@@ -487,6 +489,8 @@ export class PgCheckout extends LitElement {
           ? html`<div part="card" ?hidden=${this.status === 'authenticating'}>
               <slot
                 ><pg-card-form
+                  locale=${this.locale}
+                  .messages=${this.messages}
                   appearance=${this.appearance}
                   exportparts=${cardFormParts}
                 ></pg-card-form
