@@ -33,9 +33,11 @@ const transientCodes = new Set([
   'gateway_timeout',
   'store_unavailable',
   'internal_error',
+  // 503 from the middleware while the gateway has not answered yet ("we are still checking")
+  'temporarily_unavailable',
 ]);
 
-function isTransient(state: PaymentState): boolean {
+export function isTransient(state: PaymentState): boolean {
   if (state.status !== 'failed') return false;
   return transientCodes.has(state.code) || /^http_5\d\d$/.test(state.code);
 }
