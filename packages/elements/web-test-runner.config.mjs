@@ -4,6 +4,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { commonJsPlugin } from './test-support/commonjs-plugin.mjs';
 import { acsPlugin } from './test-support/acs-plugin.mjs';
 import { manifestPlugin } from './test-support/manifest-plugin.mjs';
+import { sourcePlugin } from './test-support/source-plugin.mjs';
 import { backendMiddleware, backendPlugin } from './test-support/backend-plugin.mjs';
 
 const tsconfig = fileURLToPath(new URL('./tsconfig.json', import.meta.url));
@@ -61,5 +62,6 @@ export default {
     backendPlugin(),
     acsPlugin(),
     manifestPlugin(),
+    sourcePlugin(),
   ],
 };

@@ -33,8 +33,9 @@ const transientCodes = new Set([
   'gateway_timeout',
   'store_unavailable',
   'internal_error',
-  // 503 from the middleware while the gateway has not answered yet ("we are still checking")
+  // 503s of the middleware: the gateway has not answered yet ("still checking"), or its store is full
   'temporarily_unavailable',
+  'service_busy',
 ]);
 
 export function isTransient(state: PaymentState): boolean {

@@ -16,6 +16,7 @@ export const messageByCode: Readonly<Record<string, MessageKey>> = {
   store_unavailable: 'unavailable',
   internal_error: 'unavailable',
   temporarily_unavailable: 'unavailable',
+  service_busy: 'unavailable',
   not_found: 'notFound',
   already_paid: 'alreadyPaid',
   conflict: 'paymentInProgress',
