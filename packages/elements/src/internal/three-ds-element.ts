@@ -92,6 +92,9 @@ export abstract class ThreeDSElement extends LitElement {
     return this.flow !== undefined;
   }
 
+  /** A state-preserving `moveBefore()` keeps the frames as they are: nothing to pause or post again. */
+  connectedMoveCallback(): void {}
+
   /** Ends the running flow as `authentication_cancelled` (the shopper's Cancel does the same). */
   cancel(): void {
     this.cancelRequested?.();

@@ -131,6 +131,25 @@ describe('<pg-3ds-v2> moved during a payment', () => {
     expect(seen.map((s) => s.status)).to.deep.equal(['approved']);
   });
 
+  it('moved with moveBefore() (state-preserving): the bank page stays, nothing is posted again', async function () {
+    if (!('moveBefore' in Element.prototype)) this.skip();
+    const { el, b } = await twoPlaces<Pg3dsV2>('pg-3ds-v2');
+    const seen = completions(el);
+    const { reference, action, clientSecret } =
+      await authenticating<ThreeDSV2Action>('4000000000000010');
+    const done = el.start(reference, action, clientSecret);
+    await oneEvent(el, 'pg-threeds-start');
+    for (let i = 0; i < 100 && (await acsPosts(reference)) < 1; i += 1) await sleep(30);
+    const before = frame(el)!;
+    (b as unknown as { moveBefore(node: Node, child: Node | null): void }).moveBefore(el, null);
+    await sleep(300);
+    expect(frame(el)).to.equal(before);
+    expect(await acsPosts(reference)).to.equal(1);
+    await decide(reference);
+    expect((await done).status).to.equal('approved');
+    expect(seen.map((s) => s.status)).to.deep.equal(['approved']);
+  });
+
   it('cancel() still ends a detached flow at once, as cancelled', async () => {
     const { el } = await twoPlaces<Pg3dsV2>('pg-3ds-v2');
     const { reference, action, clientSecret } =

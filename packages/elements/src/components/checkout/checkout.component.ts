@@ -430,6 +430,9 @@ export class PgCheckout extends LitElement {
     }
   }
 
+  /** A state-preserving `moveBefore()` keeps the bank's frame inside as it is: nothing to pause. */
+  connectedMoveCallback(): void {}
+
   /** Back to `idle` with no message, for a fresh attempt (the card form keeps what was typed). */
   reset(): void {
     if (this.inFlight) return;
