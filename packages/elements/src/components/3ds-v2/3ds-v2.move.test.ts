@@ -131,7 +131,9 @@ describe('<pg-3ds-v2> moved during a payment', () => {
     expect(seen.map((s) => s.status)).to.deep.equal(['approved']);
   });
 
-  it('moved with moveBefore() (state-preserving): the bank page stays, nothing is posted again', async function () {
+  it('moved with moveBefore() (state-preserving): the bank page stays, nothing is posted again', async function (this: {
+    skip(): void;
+  }) {
     if (!('moveBefore' in Element.prototype)) this.skip();
     const { el, b } = await twoPlaces<Pg3dsV2>('pg-3ds-v2');
     const seen = completions(el);
