@@ -5,6 +5,7 @@ import { commonJsPlugin } from './test-support/commonjs-plugin.mjs';
 import { acsPlugin } from './test-support/acs-plugin.mjs';
 import { manifestPlugin } from './test-support/manifest-plugin.mjs';
 import { ssrPlugin } from './test-support/ssr-plugin.mjs';
+import { sourcePlugin } from './test-support/source-plugin.mjs';
 import { backendMiddleware, backendPlugin } from './test-support/backend-plugin.mjs';
 
 const tsconfig = fileURLToPath(new URL('./tsconfig.json', import.meta.url));
@@ -63,5 +64,6 @@ export default {
     acsPlugin(),
     manifestPlugin(),
     ssrPlugin(),
+    sourcePlugin(),
   ],
 };

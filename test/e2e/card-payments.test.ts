@@ -161,6 +161,33 @@ describe('3-D Secure v2', () => {
     await page.context().close();
   });
 
+  test('the drop-in moved mid-challenge (appendChild elsewhere): the challenge opens again and is passed', async () => {
+    const page = await pay('4000000000003055');
+    const first = await acsFrame(page, shop.sandboxUrl);
+    await first.locator('input[name="otp"]').fill('12'); // half typed: a move reloads the frame
+    await page.evaluate(() => {
+      const el = document.querySelector('pg-checkout')!;
+      (window as unknown as { pgFailed: string[] }).pgFailed = [];
+      el.addEventListener('pg-failed', (e) =>
+        (window as unknown as { pgFailed: string[] }).pgFailed.push(
+          (e as CustomEvent<{ code: string }>).detail.code,
+        ),
+      );
+      const elsewhere = document.createElement('div');
+      document.body.append(elsewhere);
+      elsewhere.appendChild(el);
+    });
+    const again = await acsFrame(page, shop.sandboxUrl);
+    assert.notEqual(again, first, 'a fresh bank page');
+    await answerChallenge(again, { otp: '1234' });
+    assert.equal(await finalStatus(page), 'approved');
+    assert.deepEqual(
+      await page.evaluate(() => (window as unknown as { pgFailed: string[] }).pgFailed),
+      [],
+    );
+    await page.context().close();
+  });
+
   test('challenge failed with a wrong code', async () => {
     const page = await pay('4000000000003063');
     await answerChallenge(await acsFrame(page, shop.sandboxUrl), { otp: '9999' });

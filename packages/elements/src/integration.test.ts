@@ -101,6 +101,36 @@ describe('with @pg-checkout/express and the sandbox', () => {
     expect(el.status).to.equal('approved');
   });
 
+  it('3-D Secure v2 challenge moved mid-way (appendChild elsewhere): the sandbox bank takes the posted-again creq', async () => {
+    const el = await dropIn(300);
+    const elsewhere = document.createElement('div');
+    el.parentElement!.after(elsewhere);
+    const failed: string[] = [];
+    el.addEventListener('pg-failed', (e) => failed.push(e.detail.code));
+    await pay(el, '4000000000003063');
+    const frame = () =>
+      el
+        .shadowRoot!.querySelector('pg-3ds-v2')
+        ?.shadowRoot?.querySelector<HTMLIFrameElement>('iframe[part=frame]');
+    await until(() => frame() != null);
+    const first = frame()!.name;
+    // The bank's page is up before the move: its one-time code field is what a move would lose.
+    await until(() => {
+      try {
+        return frame()!.contentWindow!.location.href !== 'about:blank';
+      } catch {
+        return true; // cross-origin: the bank's page is there
+      }
+    });
+    elsewhere.appendChild(el);
+    await until(() => frame() != null && frame()!.name !== first);
+    await executeServerCommand('pg-acs', { otp: '1234', button: 'submit' });
+    await settled(el);
+    expect(el.status).to.equal('approved');
+    expect(failed).to.deep.equal([]);
+    elsewhere.remove();
+  });
+
   it('3-D Secure v2 challenge cancelled at the bank ends failed (authentication), with a shopper message', async () => {
     const el = await dropIn(300);
     await pay(el, '4000000000003063');

@@ -305,12 +305,14 @@ export async function startMockBackend() {
         const form = await body(req);
         const p = sessions.get(form.threeDSSessionData);
         p.acsForm = form;
+        p.acsPosts = (p.acsPosts ?? 0) + 1;
         return html(acsPage(p, `${callbackBase(p)}/checkout/3ds/${p.session}/callback`, 'cres'));
       }
       if (path === '/acs/v1' && req.method === 'POST') {
         const form = await body(req);
         const p = [...sessions.values()].find((s) => s.threeDS?.paReq === form.PaReq);
         p.acsForm = form;
+        p.acsPosts = (p.acsPosts ?? 0) + 1;
         return html(acsPage(p, form.TermUrl, 'PaRes'));
       }
       if ((m = /^\/checkout\/3ds\/([^/]+)\/(callback|term)$/.exec(path)) && req.method === 'POST') {

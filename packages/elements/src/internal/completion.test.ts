@@ -75,13 +75,16 @@ describe('waitForCompletion', () => {
       new Error('boom'),
       failedWith('gateway_unavailable'),
       failedWith('http_502'),
+      // the middleware's 503s: the gateway has not answered yet, or its store is full
+      failedWith('temporarily_unavailable'),
+      failedWith('service_busy'),
       approved,
     );
     const result = await waitForCompletion(
       options(el, status.read, new AbortController().signal, { pollInterval: 10 }),
     );
     expect(result).to.deep.equal({ state: approved });
-    expect(status.calls()).to.equal(6);
+    expect(status.calls()).to.equal(8);
   });
 
   it('takes a 404 from the status read as final, and pending as the end of the flow', async () => {

@@ -33,9 +33,12 @@ const transientCodes = new Set([
   'gateway_timeout',
   'store_unavailable',
   'internal_error',
+  // 503s of the middleware: the gateway has not answered yet ("still checking"), or its store is full
+  'temporarily_unavailable',
+  'service_busy',
 ]);
 
-function isTransient(state: PaymentState): boolean {
+export function isTransient(state: PaymentState): boolean {
   if (state.status !== 'failed') return false;
   return transientCodes.has(state.code) || /^http_5\d\d$/.test(state.code);
 }

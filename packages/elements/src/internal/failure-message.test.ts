@@ -25,6 +25,8 @@ const middlewareCodes = [
   'unsupported_media_type',
   'store_unavailable',
   'internal_error',
+  'service_busy',
+  'temporarily_unavailable',
 ];
 const clientCodes = [
   'network_error',

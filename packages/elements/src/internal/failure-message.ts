@@ -15,6 +15,8 @@ export const messageByCode: Readonly<Record<string, MessageKey>> = {
   gateway_timeout: 'unavailable',
   store_unavailable: 'unavailable',
   internal_error: 'unavailable',
+  temporarily_unavailable: 'unavailable',
+  service_busy: 'unavailable',
   not_found: 'notFound',
   already_paid: 'alreadyPaid',
   conflict: 'paymentInProgress',

@@ -3,23 +3,34 @@ import { html, LitElement, nothing } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
-import type { FinalPaymentState, PaymentState } from '../api/types.js';
+import type { FinalPaymentState, PaymentState, ThreeDSAction } from '../api/types.js';
 import { checkoutContext, type CheckoutContext } from '../context.js';
 import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
 import { createPg3dsStartEvent } from '../events/3ds-start.js';
 import { createTranslator, type Messages, type Translate } from '../i18n/localize.js';
-import { waitForCompletion } from './completion.js';
+import { isTransient, waitForCompletion } from './completion.js';
+import { ConnectionController } from './connection.js';
 import { shopperMessage } from './failure-message.js';
 import { postIntoFrame } from './post-into-frame.js';
 import { sleep } from './sleep.js';
 import { pickChallengeWindow, type ChallengeWindow } from './window-size.js';
 
-export type Phase = 'idle' | 'method' | 'challenge';
+export type Phase = 'idle' | 'method' | 'challenge' | 'resuming';
+
+/** What is posted into the challenge frame, and where the completion page may come from. */
+export interface ChallengeRequest {
+  acsUrl: string;
+  fields: Record<string, string>;
+  callbackOrigin?: string;
+}
 
 let frameCounter = 0;
 
 /** What `<pg-3ds-v2>` and `<pg-3ds-v1>` share: the API, the challenge frame, cancel, timeout, cleanup. */
 export abstract class ThreeDSElement extends LitElement {
+  /** A move (disconnect, then connect) pauses the flow; it never ends it. */
+  protected readonly connection = new ConnectionController(this);
+
   @consume({ context: checkoutContext, subscribe: true })
   @state()
   protected checkout?: CheckoutContext;
@@ -81,10 +92,8 @@ export abstract class ThreeDSElement extends LitElement {
     return this.flow !== undefined;
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.flow?.abort();
-  }
+  /** A state-preserving `moveBefore()` keeps the frames as they are: nothing to pause or post again. */
+  connectedMoveCallback(): void {}
 
   /** Ends the running flow as `authentication_cancelled` (the shopper's Cancel does the same). */
   cancel(): void {
@@ -93,7 +102,9 @@ export abstract class ThreeDSElement extends LitElement {
 
   /**
    * Runs `body` as the one flow of this element: a running flow is ended first, and whatever way this one
-   * ends (result, cancel, timeout, removal) its frames, listeners and timers go with it.
+   * ends (result, cancel, timeout, a newer flow) its frames, listeners and timers go with it. Removing
+   * the element does not end it: the flow waits for the element to be connected again, and an outcome
+   * reached meanwhile is reported (event, resolved promise) once it is back, never to a detached element.
    */
   protected async runFlow(
     reference: string,
@@ -102,18 +113,31 @@ export abstract class ThreeDSElement extends LitElement {
     this.flow?.abort();
     const flow = new AbortController();
     this.flow = flow;
+    let ended = false;
     const cancelled = new Promise<FinalPaymentState>((resolve) => {
-      this.cancelRequested = () =>
+      this.cancelRequested = () => {
+        ended = true;
         resolve(this.failure(reference, 'authentication_cancelled', 'authenticationCancelled'));
+      };
       flow.signal.addEventListener(
         'abort',
-        () => resolve(this.failure(reference, 'aborted', 'failed')),
+        () => {
+          ended = true;
+          resolve(this.failure(reference, 'aborted', 'failed'));
+        },
         { once: true },
       );
     });
+    const run = async (): Promise<FinalPaymentState> => {
+      // Started while detached (a drop-in moved between create and 3-D Secure): frames need the page.
+      if (!this.isConnected) await this.connection.whenConnected(flow.signal);
+      return flow.signal.aborted ? this.failure(reference, 'aborted', 'failed') : body(flow.signal);
+    };
     let result: FinalPaymentState;
     try {
-      result = await Promise.race([body(flow.signal), cancelled]);
+      result = await Promise.race([run(), cancelled]);
+      // Cancelled or superseded: said at once. Otherwise the shopper learns it when the element is back.
+      if (!ended) await Promise.race([this.connection.whenConnected(flow.signal), cancelled]);
     } catch {
       result = this.failure(reference, 'network_error', 'networkError');
     } finally {
@@ -138,17 +162,48 @@ export abstract class ThreeDSElement extends LitElement {
   }
 
   /**
-   * Shows the challenge frame, posts `fields` to `acsUrl` into it and waits for the outcome: the completion
-   * page's message (from `callbackOrigin` or the endpoint's origin) or a status read, whichever is first.
+   * Runs the challenge until the gateway decides. A move or removal closes the frame (a moved iframe
+   * reloads, so the bank's page is lost) and stops polling; once the element is back, the state is read:
+   * an outcome reached meanwhile ends the flow, a payment still waiting gets its challenge posted again
+   * (the request from that read, via `reopen`, else the one before), and polling resumes.
    */
   protected async challenge(
     reference: string,
     version: 1 | 2,
-    acsUrl: string,
-    fields: Record<string, string>,
-    callbackOrigin: string | undefined,
+    request: ChallengeRequest,
+    reopen: (action: ThreeDSAction) => ChallengeRequest | undefined,
     signal: AbortSignal,
   ): Promise<FinalPaymentState> {
+    let current = request;
+    for (;;) {
+      await this.connection.whenConnected(signal);
+      if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
+      const shown = await this.showChallenge(reference, version, current, signal);
+      if (shown !== 'detached') return shown;
+      this.phase = 'idle';
+      await this.connection.whenConnected(signal);
+      if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
+      this.phase = 'resuming';
+      const state = await this.api.payment(reference);
+      if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
+      if (state.status === 'authenticating') current = reopen(state.threeDS) ?? current;
+      // Unreadable for now: post it again anyway; the polls tell when the gateway has decided.
+      else if (!isTransient(state)) return state;
+    }
+  }
+
+  /**
+   * Shows the challenge frame, posts the request's fields to `acsUrl` into it and waits for the outcome:
+   * the completion page's message (from `callbackOrigin` or the endpoint's origin) or a status read,
+   * whichever is first; `detached` when the element left the document first.
+   */
+  private async showChallenge(
+    reference: string,
+    version: 1 | 2,
+    request: ChallengeRequest,
+    signal: AbortSignal,
+  ): Promise<FinalPaymentState | 'detached'> {
+    const attached = this.connection.signal;
     frameCounter += 1;
     this.frameName = `pg-3ds-${version}-${Date.now().toString(36)}-${frameCounter}`;
     this.challengeWindow = pickChallengeWindow(
@@ -157,18 +212,22 @@ export abstract class ThreeDSElement extends LitElement {
     );
     this.phase = 'challenge';
     await this.updateComplete;
+    if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
+    if (attached.aborted) return 'detached';
     const frame = this.renderRoot.querySelector<HTMLIFrameElement>('iframe[part=frame]');
     // Each attempt gets a fresh frame (no history, no old bank page); a form aimed at a missing name opens a window.
-    if (!frame || frame.name !== this.frameName || signal.aborted)
+    if (!frame || frame.name !== this.frameName)
       return this.failure(reference, 'aborted', 'failed');
     const api = this.api;
-    // Ends with this challenge, whichever way: no listener or timer outlives it into a later attempt.
+    // Ends with this challenge or this attachment, whichever way: nothing outlives it into a later one.
     const watch = new AbortController();
-    signal.addEventListener('abort', () => watch.abort(), { once: true, signal: watch.signal });
+    const stop = (): void => watch.abort();
+    signal.addEventListener('abort', stop, { once: true, signal: watch.signal });
+    attached.addEventListener('abort', stop, { once: true, signal: watch.signal });
     try {
       const completed = waitForCompletion({
         frame,
-        origins: [api.origin, callbackOrigin],
+        origins: [api.origin, request.callbackOrigin],
         reference,
         read: () => api.payment(reference),
         pollInterval: this.pollInterval,
@@ -177,11 +236,12 @@ export abstract class ThreeDSElement extends LitElement {
       this.dispatchEvent(createPg3dsStartEvent({ reference, version, step: 'challenge' }));
       // Focus goes in once the bank's page is there: focused any earlier, that page never gets it.
       frame.addEventListener('load', () => this.focusFrame(frame), { signal: watch.signal });
-      postIntoFrame(this.renderRoot as ShadowRoot, acsUrl, this.frameName, fields);
+      postIntoFrame(this.renderRoot as ShadowRoot, request.acsUrl, this.frameName, request.fields);
       const timedOut = sleep(this.challengeTimeout, watch.signal).then(() => 'timeout' as const);
       const outcome = await Promise.race([completed, timedOut]);
-      if (signal.aborted || outcome === undefined)
-        return this.failure(reference, 'aborted', 'failed');
+      if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
+      if (attached.aborted) return 'detached';
+      if (outcome === undefined) return this.failure(reference, 'aborted', 'failed');
       if (outcome === 'timeout')
         return this.failure(reference, 'authentication_timeout', 'authenticationTimeout');
       return outcome.state;
@@ -282,15 +342,15 @@ export abstract class ThreeDSElement extends LitElement {
   override render() {
     // Inside the drop-in, its own region (in the tree from its first render) speaks for each step.
     if (this.checkout) return html`${this.renderMethodFrame()}${this.renderChallenge()}`;
-    const status =
-      this.phase === 'method'
-        ? this.t('authenticating')
-        : this.phase === 'challenge'
-          ? this.t('challengeAnnouncement')
-          : '';
+    const checking = this.phase === 'method' || this.phase === 'resuming';
+    const status = checking
+      ? this.t('authenticating')
+      : this.phase === 'challenge'
+        ? this.t('challengeAnnouncement')
+        : '';
     // One region, always in the tree (never hidden) so screen readers announce what is put in it.
     // prettier-ignore
-    return html`<div part="status" class="status ${this.phase === 'challenge' ? 'visually-hidden' : ''}" role="status" lang=${this.locale}>${this.phase === 'method' ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${status || nothing}</div>
+    return html`<div part="status" class="status ${this.phase === 'challenge' ? 'visually-hidden' : ''}" role="status" lang=${this.locale}>${checking ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${status || nothing}</div>
       ${this.renderMethodFrame()}${this.renderChallenge()}`;
   }
 }

@@ -1,7 +1,17 @@
-import type { FinalPaymentState, ThreeDSV1Action } from '../../api/types.js';
-import { ThreeDSElement } from '../../internal/three-ds-element.js';
+import type { FinalPaymentState, ThreeDSAction, ThreeDSV1Action } from '../../api/types.js';
+import { ThreeDSElement, type ChallengeRequest } from '../../internal/three-ds-element.js';
 import { themeStyles } from '../../styles/theme.js';
 import { threeDSV1Styles } from './3ds-v1.styles.js';
+
+/** The bank's page to post, from a v1 action (a status read's too, when one is posted again). */
+function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
+  if (action.version !== 1) return undefined;
+  return {
+    acsUrl: action.acsUrl,
+    fields: { PaReq: action.paReq, MD: action.md, TermUrl: action.termUrl },
+    callbackOrigin: action.callbackOrigin,
+  };
+}
 
 /**
  * @tag pg-3ds-v1
@@ -38,14 +48,7 @@ export class Pg3dsV1 extends ThreeDSElement {
   ): Promise<FinalPaymentState> {
     this.prepare(reference, clientSecret);
     return this.runFlow(reference, (signal) =>
-      this.challenge(
-        reference,
-        1,
-        action.acsUrl,
-        { PaReq: action.paReq, MD: action.md, TermUrl: action.termUrl },
-        action.callbackOrigin,
-        signal,
-      ),
+      this.challenge(reference, 1, challengeRequest(action)!, challengeRequest, signal),
     );
   }
 }

@@ -1,9 +1,9 @@
 import { property } from 'lit/decorators.js';
-import type { FinalPaymentState, ThreeDSV2Action } from '../../api/types.js';
+import type { FinalPaymentState, ThreeDSAction, ThreeDSV2Action } from '../../api/types.js';
 import { createPg3dsStartEvent } from '../../events/3ds-start.js';
 import { methodPosted } from '../../internal/method-posted.js';
 import { sleep } from '../../internal/sleep.js';
-import { ThreeDSElement } from '../../internal/three-ds-element.js';
+import { ThreeDSElement, type ChallengeRequest } from '../../internal/three-ds-element.js';
 import { themeStyles } from '../../styles/theme.js';
 import { threeDSV2Styles } from './3ds-v2.styles.js';
 
@@ -12,6 +12,16 @@ const METHOD_POST_LIMIT_MS = 2_000;
 
 /** Longest wait for the method frame's load event before carrying on without it. */
 const METHOD_LOAD_LIMIT_MS = 10_000;
+
+/** The challenge to post, from a v2 challenge action (a status read's too, when one is posted again). */
+function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
+  if (action.version !== 2 || action.step !== 'challenge') return undefined;
+  return {
+    acsUrl: action.acsUrl,
+    fields: { creq: action.creq, threeDSSessionData: action.threeDSSessionData },
+    callbackOrigin: action.callbackOrigin,
+  };
+}
 
 /**
  * @tag pg-3ds-v2
@@ -68,14 +78,7 @@ export class Pg3dsV2 extends ThreeDSElement {
         }
         next = answer.threeDS;
       }
-      return this.challenge(
-        reference,
-        2,
-        next.acsUrl,
-        { creq: next.creq, threeDSSessionData: next.threeDSSessionData },
-        next.callbackOrigin,
-        signal,
-      );
+      return this.challenge(reference, 2, challengeRequest(next)!, challengeRequest, signal);
     });
   }
 

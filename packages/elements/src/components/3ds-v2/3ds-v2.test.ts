@@ -240,21 +240,21 @@ describe('<pg-3ds-v2>', () => {
     expect((await record(reference)).reads).to.equal(1);
   });
 
-  it('cleans up when removed mid-challenge, and a second flow on the same element works', async () => {
+  it('cleans up when removed mid-challenge without ending the flow; a second flow supersedes it', async () => {
     const el = await element();
     const parent = el.parentElement!;
     const first = await authenticating('4000000000000010');
     const done = el.start(first.reference, first.action, first.clientSecret);
     await oneEvent(el, 'pg-threeds-start');
     el.remove();
-    const result = await done;
-    expect(result.success === false && result.code).to.equal('aborted');
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(frames(el).length).to.equal(0);
     parent.append(el);
     const second = await authenticating('4000000000003055');
-    expect((await el.start(second.reference, second.action, second.clientSecret)).status).to.equal(
-      'approved',
-    );
+    const secondDone = el.start(second.reference, second.action, second.clientSecret);
+    const result = await done;
+    expect(result.success === false && result.code).to.equal('aborted');
+    expect((await secondDone).status).to.equal('approved');
     expect(frames(el).length).to.equal(0);
   });
 

@@ -21,6 +21,7 @@ import { createPgStatusChangeEvent } from '../../events/status-change.js';
 import type { CheckoutStatus } from '../../events/status.js';
 import { createTranslator, type MessageKey, type Messages } from '../../i18n/localize.js';
 import { shopperMessage } from '../../internal/failure-message.js';
+import { ConnectionController } from '../../internal/connection.js';
 import {
   clearRunningPayment,
   loadRunningPayment,
@@ -131,6 +132,9 @@ function isThreeDSAction(value: unknown): value is ThreeDSAction {
  */
 export class PgCheckout extends LitElement {
   static override styles = [themeStyles, checkoutStyles];
+
+  /** A move (KeepAlive, portal, `appendChild` elsewhere) pauses a payment; outcomes wait for the return. */
+  private readonly connection = new ConnectionController(this);
 
   @provide({ context: checkoutContext })
   @state()
@@ -256,14 +260,21 @@ export class PgCheckout extends LitElement {
         ? await api.createPayment(request)
         : { success: false, status: 'failed', code: 'not_configured', message: '' };
       if (state.reference) this.reference = state.reference;
-      if (state.status === 'authenticating') {
-        if (api && state.clientSecret)
-          saveRunningPayment(api.endpoint, {
-            reference: state.reference,
-            clientSecret: state.clientSecret,
-          });
+      // Kept for 3-D Secure, and for an answer that came while the drop-in was away (it may never be back).
+      if (
+        api &&
+        state.reference &&
+        state.clientSecret &&
+        (state.status === 'authenticating' || !this.isConnected)
+      )
+        saveRunningPayment(api.endpoint, {
+          reference: state.reference,
+          clientSecret: state.clientSecret,
+        });
+      if (state.status === 'authenticating')
         state = await this.authenticate(state.reference, state.threeDS);
-      }
+      // An outcome reached while the drop-in was away is said once it is back, never to a detached element.
+      await this.connection.whenConnected();
       if (api) this.release(api, state);
       await this.finish(state, form);
     } finally {
@@ -300,6 +311,7 @@ export class PgCheckout extends LitElement {
               message: '',
             };
       }
+      await this.connection.whenConnected();
       this.release(api, state);
       await this.finish(state, noForm);
     } finally {
@@ -330,6 +342,8 @@ export class PgCheckout extends LitElement {
   }
 
   private async authenticate(reference: string, action: ThreeDSAction): Promise<FinalPaymentState> {
+    // The 3-D Secure element gets its endpoint from this drop-in only once both are in the document.
+    await this.connection.whenConnected();
     this.setStatus('authenticating');
     this.threeDS = { reference, action };
     // Said before the element runs, so the step is announced (and focused) even before its first event.
@@ -397,6 +411,7 @@ export class PgCheckout extends LitElement {
       this.message = { key: 'redirecting' };
       this.setStatus('submitting');
       const answer = await api.startRedirect(method);
+      await this.connection.whenConnected();
       if (!answer.success) {
         await this.finish(
           { success: false, status: 'failed', code: answer.code, message: '' },
@@ -415,6 +430,9 @@ export class PgCheckout extends LitElement {
       this.inFlight = false;
     }
   }
+
+  /** A state-preserving `moveBefore()` keeps the bank's frame inside as it is: nothing to pause. */
+  connectedMoveCallback(): void {}
 
   /** Back to `idle` with no message, for a fresh attempt (the card form keeps what was typed). */
   reset(): void {
