@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
-import { commonJsPlugin } from './test-support/commonjs-plugin.mjs';
 import { acsPlugin } from './test-support/acs-plugin.mjs';
 import { manifestPlugin } from './test-support/manifest-plugin.mjs';
 import { backendMiddleware, backendPlugin } from './test-support/backend-plugin.mjs';
@@ -55,11 +54,5 @@ export default {
   // Chromium, and Firefox ESR through the same puppeteer-based launcher (WebDriver BiDi). WebKit has no
   // launcher here: test/engines drives it end to end. PG_WTR_BROWSERS=chromium runs one.
   browsers: browsers.map((name) => launchers[name]()),
-  plugins: [
-    commonJsPlugin(['credit-card-type']),
-    esbuildPlugin({ ts: true, tsconfig }),
-    backendPlugin(),
-    acsPlugin(),
-    manifestPlugin(),
-  ],
+  plugins: [esbuildPlugin({ ts: true, tsconfig }), backendPlugin(), acsPlugin(), manifestPlugin()],
 };
