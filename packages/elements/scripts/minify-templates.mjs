@@ -1,11 +1,16 @@
 import { readFile } from 'node:fs/promises';
 
-/** Collapses a css`` template's text: comments out, whitespace runs to one space, none beside { } ; , */
+/**
+ * Collapses a css`` template's text: comments out, whitespace runs to one space, none beside { } ; , >
+ * nor after a colon (our styles hold no quoted text), and no leading zero before a decimal point.
+ */
 export function minifyCss(text) {
   return text
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\s+/g, ' ')
     .replace(/\s*([{};,>])\s*/g, '$1')
+    .replace(/:\s+/g, ':')
+    .replace(/([\s:(,/-])0\.(\d)/g, '$1.$2')
     .replace(/;}/g, '}')
     .trim();
 }
