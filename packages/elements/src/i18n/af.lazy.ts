@@ -10,4 +10,4 @@ const script = (document.currentScript as HTMLScriptElement | null)?.src;
 export const af = (): Promise<Messages> =>
   script
     ? import(new URL('pg-checkout.af.js', script).href).then((m: { af: Messages }) => m.af)
-    : Promise.reject(new Error('pg-checkout.af.js: the script tag URL is unknown'));
+    : Promise.reject(new Error('no script URL'));

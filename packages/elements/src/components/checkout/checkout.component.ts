@@ -45,8 +45,8 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
 
 /** The inner elements' parts, forwarded so `pg-checkout::part(submit)` themes the built-in form. */
 const cardFormParts =
-  'form, field, label, input, brand, brands, error, saved-cards, save-card, submit, status: form-status';
-const threeDSParts = 'challenge, frame, cancel, method-frame';
+  'form,field,label,input,brand,brands,error,saved-cards,save-card,submit,status:form-status';
+const threeDSParts = 'challenge,frame,cancel,method-frame';
 
 /** A region for the amount when the locale names none: the shop's currency says where it is. */
 const currencyRegion: Record<string, string> = { ZAR: 'ZA' };
