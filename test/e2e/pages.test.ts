@@ -43,6 +43,16 @@ describe('the other ways to load the elements', () => {
     await page.context().close();
   });
 
+  test('the script-tag page shows Afrikaans from pg-checkout.af.js, English until it arrives', async () => {
+    const page = await open('/script-tag.html');
+    const label = page.locator('pg-card-form label[for=number]');
+    assert.equal(await label.textContent(), 'Card number');
+    await page.locator('pg-checkout').evaluate((el) => el.setAttribute('locale', 'af'));
+    await page.locator('pg-card-form label[for=number]', { hasText: 'Kaartnommer' }).waitFor();
+    await page.locator('pg-card-form button[type=submit]', { hasText: 'Betaal' }).waitFor();
+    await page.context().close();
+  });
+
   test('the ESM page (imported through Vite) pays with a card', async () => {
     const page = await open('/esm.html');
     await payWithCard(page, { number: '4111111111111111' });
