@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
-import { commonJsPlugin } from './test-support/commonjs-plugin.mjs';
 import { acsPlugin } from './test-support/acs-plugin.mjs';
 import { manifestPlugin } from './test-support/manifest-plugin.mjs';
 import { ssrPlugin } from './test-support/ssr-plugin.mjs';
@@ -58,7 +57,6 @@ export default {
   // launcher here: test/engines drives it end to end. PG_WTR_BROWSERS=chromium runs one.
   browsers: browsers.map((name) => launchers[name]()),
   plugins: [
-    commonJsPlugin(['credit-card-type']),
     esbuildPlugin({ ts: true, tsconfig }),
     backendPlugin(),
     acsPlugin(),

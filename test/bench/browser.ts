@@ -2,6 +2,11 @@
  * Browser: headless Chromium loads a page whose script tag is `dist/pg-checkout.js`, and times
  * script start -> an interactive `<pg-card-form>` and click -> approved shown, against a static
  * JSON responder; beside a page loading the Lit floor element the same way. Median of the loads.
+ *
+ * "Interactive" is read by a task Playwright sends once the page's load event fired: the first time
+ * the card number input exists and is enabled, counted from the `t0` mark before the script tag. The
+ * task runs only when the main thread is free, so work still running then (a render, a long task)
+ * counts, as it would delay a keystroke; both pages pay the same round trip.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -54,9 +59,13 @@ async function serve(): Promise<Server> {
     logLevel: 'silent',
   });
   const files: Record<string, [string, string | Uint8Array]> = {
+    // The README's script-tag example, as a shopper gets it.
     '/pg.html': [
       'text/html',
-      page('/pg-checkout.js', '<pg-checkout endpoint="/checkout"></pg-checkout>'),
+      page(
+        '/pg-checkout.js',
+        '<pg-checkout endpoint="/checkout" locale="en" methods="card eft" saved-cards></pg-checkout>',
+      ),
     ],
     '/floor.html': ['text/html', page('/floor.js', '<floor-element></floor-element>')],
     '/pg-checkout.js': ['text/javascript', readFileSync(`${elements}dist/pg-checkout.js`)],
@@ -162,6 +171,7 @@ export async function benchBrowser() {
     return {
       loads: LOADS,
       interactiveRatio: ratio,
+      interactiveGoal: INTERACTIVE_GOAL,
       rows: [
         {
           name: '<pg-checkout> (script tag, card form)',

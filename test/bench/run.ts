@@ -192,6 +192,10 @@ if (want('browser')) {
       r.submitted === undefined ? '-' : fmt(r.submitted, 1),
     ]),
   );
+  goal(
+    `card form interactive ${fmt(b.interactiveRatio, 2)}x the Lit floor <= ${fmt(b.interactiveGoal, 1)}x`,
+    b.interactiveRatio <= b.interactiveGoal,
+  );
 }
 
 console.log(

@@ -63,8 +63,12 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 async function main(): Promise<void> {
   ensureElementsBuilt();
   const rows: Row[] = [
-    measure('script tag: dist/pg-checkout.js (all elements, en + af)', readFileSync(scriptTag)),
+    measure('script tag: dist/pg-checkout.js (all elements, en)', readFileSync(scriptTag)),
   ];
+  const afFile = join(dist, 'pg-checkout.af.js');
+  const af = existsSync(afFile)
+    ? measure('beside it: dist/pg-checkout.af.js (when used)', readFileSync(afFile))
+    : undefined;
 
   // Each element's ESM entry (the file that defines its tag), bundled alone with lit.
   const components = join(dist, 'components');
@@ -73,6 +77,7 @@ async function main(): Promise<void> {
     if (existsSync(entry)) rows.push(measure(`ESM <pg-${name}> alone`, await bundle(entry)));
   }
 
+  if (af) rows.push(af);
   // The floor: the smallest Lit element there is, bundled the same way with the same lit.
   rows.push(
     measure(
@@ -93,7 +98,7 @@ async function main(): Promise<void> {
   const gzip = rows[0]!.gzip;
   console.log(
     `\nscript-tag file: ${kb(gzip)} gzip; budget ${kb(BUDGET_GZIP)}, goal ${kb(GOAL_GZIP)} ` +
-      `(${gzip <= GOAL_GZIP ? 'goal met' : gzip <= BUDGET_GZIP ? 'within budget, above goal' : 'OVER BUDGET'})`,
+      `(${gzip <= GOAL_GZIP ? 'goal met' : gzip <= BUDGET_GZIP ? `within budget, ${kb(gzip - GOAL_GZIP)} above goal` : 'OVER BUDGET'})`,
   );
   if (gzip > BUDGET_GZIP) process.exit(1);
 }

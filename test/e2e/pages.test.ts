@@ -1,7 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { assertAccessible } from '../support/axe.js';
@@ -10,17 +7,10 @@ import { assertNoCardData } from '../support/card-data.js';
 import { acsFrame, checkout, EXPIRY, finalStatus, payWithCard } from '../support/checkout.js';
 import { startShop, type Shop } from '../support/shop.js';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-// Screenshots for the README; UPDATE_SCREENSHOTS=1 writes them into docs/, otherwise test-results/.
-const shots = process.env.UPDATE_SCREENSHOTS
-  ? join(repoRoot, 'docs/screenshots')
-  : join(repoRoot, 'test-results/screenshots');
-
 let shop: Shop;
 let browser: Browser;
 
 before(async () => {
-  mkdirSync(shots, { recursive: true });
   shop = await startShop();
   browser = await launchChromium();
 });
@@ -33,12 +23,11 @@ after(async () => {
 
 async function open(
   path: string,
-  options: { width?: number; bypassCSP?: boolean; dark?: boolean } = {},
+  options: { width?: number; bypassCSP?: boolean } = {},
 ): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: options.width ?? 1100, height: 900 },
     bypassCSP: options.bypassCSP ?? false,
-    colorScheme: options.dark ? 'dark' : 'light',
   });
   const page = await context.newPage();
   await page.goto(shop.url + path);
@@ -51,6 +40,16 @@ describe('the other ways to load the elements', () => {
     const page = await open('/script-tag.html');
     await payWithCard(page, { number: '4111111111111111' });
     assert.equal(await finalStatus(page), 'approved');
+    await page.context().close();
+  });
+
+  test('the script-tag page shows Afrikaans from pg-checkout.af.js, English until it arrives', async () => {
+    const page = await open('/script-tag.html');
+    const label = page.locator('pg-card-form label[for=number]');
+    assert.equal(await label.textContent(), 'Card number');
+    await page.locator('pg-checkout').evaluate((el) => el.setAttribute('locale', 'af'));
+    await page.locator('pg-card-form label[for=number]', { hasText: 'Kaartnommer' }).waitFor();
+    await page.locator('pg-card-form button[type=submit]', { hasText: 'Betaal' }).waitFor();
     await page.context().close();
   });
 
@@ -94,11 +93,10 @@ test('submitting an empty form moves focus to the first invalid field', async ()
   await page.context().close();
 });
 
-describe('axe finds nothing in each state, and the README screenshots', () => {
+describe('axe finds nothing in each state', () => {
   test('idle, invalid, declined, 3-D Secure challenge, approved', async () => {
     const page = await open('/', { bypassCSP: true });
     await assertAccessible(page, 'idle');
-    await page.screenshot({ path: join(shots, 'checkout-light.png'), fullPage: true });
 
     await page.locator('pg-card-form button[type="submit"]').click();
     await assertAccessible(page, 'invalid');
@@ -115,7 +113,6 @@ describe('axe finds nothing in each state, and the README screenshots', () => {
     const frame = await acsFrame(page, shop.sandboxUrl);
     assert.equal(await checkout(page).getAttribute('status'), 'authenticating');
     await assertAccessible(page, 'authenticating');
-    await page.screenshot({ path: join(shots, 'checkout-3ds-challenge.png'), fullPage: true });
     await frame.locator('input[name="otp"]').fill('1234');
     await frame.getByRole('button', { name: 'Submit' }).click();
     assert.equal(await finalStatus(page), 'approved');
@@ -123,18 +120,13 @@ describe('axe finds nothing in each state, and the README screenshots', () => {
     await page.context().close();
   });
 
-  test('dark appearance and a 360 px wide phone', async () => {
-    const dark = await open('/', { dark: true });
-    await dark.selectOption('#appearance', 'dark');
-    await dark.screenshot({ path: join(shots, 'checkout-dark.png'), fullPage: true });
-    await dark.context().close();
-
+  // Dark appearance and the README screenshots: test/engines/screenshots.test.ts (axe on each).
+  test('a 360 px wide phone does not scroll sideways', async () => {
     const phone = await open('/', { width: 360 });
     const overflow = await phone.evaluate(
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 360 px`);
-    await phone.screenshot({ path: join(shots, 'checkout-360px.png'), fullPage: true });
     await phone.context().close();
   });
 });

@@ -1,11 +1,18 @@
 import { readFile } from 'node:fs/promises';
 
-/** Collapses a css`` template's text: comments out, whitespace runs to one space, none beside { } ; , */
+/**
+ * Collapses a css`` template's text: comments out, whitespace runs to one space, none beside { } ; , >
+ * nor after a colon (our styles hold no quoted text), no quotes around a plain word in an attribute
+ * selector, and no leading zero before a decimal point.
+ */
 export function minifyCss(text) {
   return text
     .replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\s+/g, ' ')
     .replace(/\s*([{};,>])\s*/g, '$1')
+    .replace(/:\s+/g, ':')
+    .replace(/\[([\w-]+)='([a-zA-Z_][\w-]*)'\]/g, '[$1=$2]')
+    .replace(/([\s:(,/-])0\.(\d)/g, '$1.$2')
     .replace(/;}/g, '}')
     .trim();
 }
@@ -15,10 +22,16 @@ export function minifyCss(text) {
  * space, or nothing between two tags; text on one line stays as written.
  */
 export function minifyHtml(text) {
-  return text
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/>\s*\n\s*</g, '><')
-    .replace(/\s*\n\s*/g, ' ');
+  return (
+    text
+      .replace(/<!--[\s\S]*?-->/g, '')
+      .replace(/>\s*\n\s*</g, '><')
+      .replace(/\s*\n\s*/g, ' ')
+      // Inside tags: no space before their end, no quotes around a plain word (`part=field`).
+      .replace(/(<\/?[a-z][\w-]*)\s+>/g, '$1>')
+      .replace(/(^|")\s+(\/?>)/g, '$1$2')
+      .replace(/(\s[\w:.?@-]+)="([\w-]+)"(?=[\s>])/g, '$1=$2')
+  );
 }
 
 /**

@@ -1,18 +1,45 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { af } from './af.js';
 import { en } from './en.js';
 import type { MessageKey, MessageParams, Messages } from './messages.js';
 
 export type { MessageKey, MessageParams, Messages } from './messages.js';
 
-const tables: Record<string, Messages> = { en, af };
+/** A table in a file of its own, fetched the first time it is asked for (the script tag's `af`). */
+export type TableLoader = () => Promise<Messages>;
+
+const tables: Record<string, Messages | TableLoader> = { en, af };
+/** Elements to render again when a table that was loading arrives. */
+const waiting = new Set<ReactiveControllerHost>();
 
 /** The shipped locales; anything else falls back to English. */
 export const supportedLocales = Object.keys(tables);
 
-/** Picks the table for a BCP 47 tag (`af-ZA` -> `af`), English when there is none. */
+/** Picks the table for a BCP 47 tag (`af-ZA` -> `af`), English when there is none or while it loads. */
 export function messagesFor(locale: string | undefined): Messages {
   const language = (locale ?? 'en').toLowerCase().split(/[-_]/)[0] ?? 'en';
-  return tables[language] ?? en;
+  const table = tables[language] ?? en;
+  if (typeof table !== 'function') return table;
+  // English meanwhile (and for good if the file cannot be loaded), then every element renders again.
+  tables[language] = en;
+  table().then(
+    (loaded) => {
+      tables[language] = loaded;
+      for (const host of waiting) host.requestUpdate();
+    },
+    () => {},
+  );
+  return en;
+}
+
+/** A controller that renders `host` again when a table it showed English for meanwhile has arrived. */
+export function updateOnTableLoad(host: ReactiveControllerHost): ReactiveController {
+  const controller = {
+    hostConnected: () => waiting.add(host),
+    hostDisconnected: () => waiting.delete(host),
+  };
+  host.addController(controller);
+  return controller;
 }
 
 export type Translate = (key: MessageKey, params?: MessageParams) => string;

@@ -1,13 +1,17 @@
-import { consume } from '@lit/context';
-import { html, LitElement, nothing } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { ContextConsumer } from '@lit/context';
+import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
 import type { FinalPaymentState, PaymentState, ThreeDSAction } from '../api/types.js';
 import { checkoutContext, type CheckoutContext } from '../context.js';
 import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
 import { createPg3dsStartEvent } from '../events/3ds-start.js';
-import { createTranslator, type Messages, type Translate } from '../i18n/localize.js';
+import {
+  createTranslator,
+  updateOnTableLoad,
+  type Messages,
+  type Translate,
+} from '../i18n/localize.js';
 import { isTransient, waitForCompletion } from './completion.js';
 import { ConnectionController } from './connection.js';
 import { shopperMessage } from './failure-message.js';
@@ -31,32 +35,51 @@ export abstract class ThreeDSElement extends LitElement {
   /** A move (disconnect, then connect) pauses the flow; it never ends it. */
   protected readonly connection = new ConnectionController(this);
 
-  @consume({ context: checkoutContext, subscribe: true })
-  @state()
+  static override properties: PropertyDeclarations = {
+    checkout: { state: true, attribute: false },
+    phase: { state: true, attribute: false },
+    methodSource: { state: true, attribute: false },
+    challengeWindow: { state: true, attribute: false },
+    frameName: { state: true, attribute: false },
+    endpoint: {},
+    challengeTimeout: { type: Number, attribute: 'challenge-timeout' },
+    pollInterval: { type: Number, attribute: 'poll-interval' },
+    locale: { reflect: true },
+    messages: { attribute: false },
+    appearance: { reflect: true },
+  };
+  private readonly tableLoad = updateOnTableLoad(this);
+
+  private readonly consumer = new ContextConsumer(this, {
+    context: checkoutContext,
+    subscribe: true,
+    callback: (value) => (this.checkout = value),
+  });
+
   protected checkout?: CheckoutContext;
 
-  @state() protected phase: Phase = 'idle';
-  @state() protected methodSource?: { src?: string; srcdoc?: string };
-  @state() protected challengeWindow: ChallengeWindow = { code: '02', width: 390, height: 400 };
-  @state() protected frameName = '';
+  protected phase: Phase = 'idle';
+  protected methodSource?: { src?: string; srcdoc?: string };
+  protected challengeWindow: ChallengeWindow = { code: '02', width: 390, height: 400 };
+  protected frameName = '';
 
   /** The middleware's mount URL; the drop-in's when inside one. */
-  @property() endpoint = '';
+  endpoint = '';
 
   /** Milliseconds a challenge may take before it ends as `authentication_timeout`. */
-  @property({ type: Number, attribute: 'challenge-timeout' }) challengeTimeout = 600_000;
+  challengeTimeout = 600_000;
 
   /** Milliseconds between status reads while a challenge is open (the completion message may never come). */
-  @property({ type: Number, attribute: 'poll-interval' }) pollInterval = 2000;
+  pollInterval = 2000;
 
   /** Locale of the messages; the drop-in's when inside one. */
-  @property({ reflect: true }) locale = 'en';
+  locale = 'en';
 
   /** Per-string overrides of the translation table. */
-  @property({ attribute: false }) messages: Partial<Messages> = {};
+  messages: Partial<Messages> = {};
 
   /** Light or dark defaults (`light`, `dark`, `auto`). */
-  @property({ reflect: true }) appearance: 'light' | 'dark' | 'auto' = 'light';
+  appearance: 'light' | 'dark' | 'auto' = 'light';
 
   private flow?: AbortController;
   private cancelRequested?: () => void;

@@ -1,4 +1,4 @@
-import { property } from 'lit/decorators.js';
+import type { PropertyDeclarations } from 'lit';
 import type { FinalPaymentState, ThreeDSAction, ThreeDSV2Action } from '../../api/types.js';
 import { createPg3dsStartEvent } from '../../events/3ds-start.js';
 import { methodPosted } from '../../internal/method-posted.js';
@@ -50,9 +50,12 @@ function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
  */
 export class Pg3dsV2 extends ThreeDSElement {
   static override styles = [themeStyles, threeDSV2Styles];
+  static override properties: PropertyDeclarations = {
+    methodTimeout: { type: Number, attribute: 'method-timeout' },
+  };
 
   /** Milliseconds between the method frame's load and Step 2 confirm (the gateway asks for 3 s). */
-  @property({ type: Number, attribute: 'method-timeout' }) methodTimeout = 3000;
+  methodTimeout = 3000;
 
   private methodLoaded?: () => void;
 

@@ -1,6 +1,5 @@
-import { consume } from '@lit/context';
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { ContextConsumer } from '@lit/context';
+import { html, LitElement, nothing, type PropertyValues, type PropertyDeclarations } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { CardType, PaymentRequest, SavedCard } from '../../api/types.js';
 import { acceptedBrands, brandMarks } from '../../card/brand-marks.js';
@@ -15,7 +14,12 @@ import {
 } from '../../card/format.js';
 import { checkoutContext, type CheckoutContext } from '../../context.js';
 import { createPgSubmitEvent } from '../../events/submit.js';
-import { createTranslator, type Messages, type Translate } from '../../i18n/localize.js';
+import {
+  createTranslator,
+  updateOnTableLoad,
+  type Messages,
+  type Translate,
+} from '../../i18n/localize.js';
 import { themeStyles } from '../../styles/theme.js';
 import {
   CardHolderValidator,
@@ -74,45 +78,71 @@ const markOf = (type: CardType) =>
  */
 export class PgCardForm extends LitElement {
   static override styles = [themeStyles, cardFormStyles];
+  static override properties: PropertyDeclarations = {
+    checkout: { state: true, attribute: false },
+    number: { state: true, attribute: false },
+    holder: { state: true, attribute: false },
+    expiry: { state: true, attribute: false },
+    cvv: { state: true, attribute: false },
+    saveCard: { state: true, attribute: false },
+    selectedToken: { state: true, attribute: false },
+    touched: { state: true, attribute: false },
+    announcement: { state: true, attribute: false },
+    locale: { reflect: true },
+    messages: { attribute: false },
+    savedCards: { attribute: false },
+    allowSave: { type: Boolean, attribute: 'allow-save' },
+    busy: { type: Boolean, reflect: true },
+    submitLabel: { attribute: 'submit-label' },
+    appearance: { reflect: true },
+  };
 
-  @consume({ context: checkoutContext, subscribe: true })
-  @state()
+  private readonly tableLoad = updateOnTableLoad(this);
+
+  private readonly consumer = new ContextConsumer(this, {
+    context: checkoutContext,
+    subscribe: true,
+    callback: (value) => (this.checkout = value),
+  });
+
   private checkout?: CheckoutContext;
 
-  @query('form') private form!: HTMLFormElement;
+  private get form(): HTMLFormElement {
+    return this.renderRoot.querySelector('form')!;
+  }
 
-  @state() private number = '';
-  @state() private holder = '';
-  @state() private expiry = '';
-  @state() private cvv = '';
-  @state() private saveCard = false;
-  @state() private selectedToken = NEW_CARD;
+  private number = '';
+  private holder = '';
+  private expiry = '';
+  private cvv = '';
+  private saveCard = false;
+  private selectedToken = NEW_CARD;
   /** Fields whose errors show: edited and left, or all of them after a submit. */
-  @state() private touched = new Set<Field>();
+  private touched = new Set<Field>();
   /** Fields the shopper changed; passing through an untouched field shows no error. */
   private dirty = new Set<Field>();
-  @state() private announcement = '';
+  private announcement = '';
 
   /** Locale of the messages (`en`, `af`); the drop-in's when inside one. */
-  @property({ reflect: true }) locale = 'en';
+  locale = 'en';
 
   /** Per-string overrides of the translation table. */
-  @property({ attribute: false }) messages: Partial<Messages> = {};
+  messages: Partial<Messages> = {};
 
   /** Saved cards (masked) the shopper may pay with; the drop-in's when inside one. */
-  @property({ attribute: false }) savedCards: SavedCard[] = [];
+  savedCards: SavedCard[] = [];
 
   /** Offer "save this card". */
-  @property({ type: Boolean, attribute: 'allow-save' }) allowSave = false;
+  allowSave = false;
 
   /** A payment is in flight: the button shows progress and ignores clicks (it keeps focus). Set back to false when the attempt is over. */
-  @property({ type: Boolean, reflect: true }) busy = false;
+  busy = false;
 
   /** Pay button text; defaults to the localized "Pay". */
-  @property({ attribute: 'submit-label' }) submitLabel = '';
+  submitLabel = '';
 
   /** Light or dark defaults (`light`, `dark`, `auto`). */
-  @property({ reflect: true }) appearance: 'light' | 'dark' | 'auto' = 'light';
+  appearance: 'light' | 'dark' | 'auto' = 'light';
 
   private readonly validators = {
     number: new CardNumberValidator(),

@@ -1,6 +1,12 @@
-import { provide } from '@lit/context';
-import { html, isServer, LitElement, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { ContextProvider } from '@lit/context';
+import {
+  html,
+  isServer,
+  LitElement,
+  nothing,
+  type PropertyValues,
+  type PropertyDeclarations,
+} from 'lit';
 import { CheckoutApi } from '../../api/client.js';
 import type {
   CheckoutConfig,
@@ -19,7 +25,12 @@ import { createPgPendingEvent } from '../../events/pending.js';
 import { createPgRedirectEvent } from '../../events/redirect.js';
 import { createPgStatusChangeEvent } from '../../events/status-change.js';
 import type { CheckoutStatus } from '../../events/status.js';
-import { createTranslator, type MessageKey, type Messages } from '../../i18n/localize.js';
+import {
+  createTranslator,
+  updateOnTableLoad,
+  type MessageKey,
+  type Messages,
+} from '../../i18n/localize.js';
 import { shopperMessage } from '../../internal/failure-message.js';
 import { ConnectionController } from '../../internal/connection.js';
 import {
@@ -42,8 +53,8 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
 
 /** The inner elements' parts, forwarded so `pg-checkout::part(submit)` themes the built-in form. */
 const cardFormParts =
-  'form, field, label, input, brand, brands, error, saved-cards, save-card, submit, status: form-status';
-const threeDSParts = 'challenge, frame, cancel, method-frame';
+  'form,field,label,input,brand,brands,error,saved-cards,save-card,submit,status:form-status';
+const threeDSParts = 'challenge,frame,cancel,method-frame';
 
 /** A region for the amount when the locale names none: the shop's currency says where it is. */
 const currencyRegion: Record<string, string> = { ZAR: 'ZA' };
@@ -53,6 +64,26 @@ export function amountLocale(locale: string, currency: string): string {
   if (/[-_]/.test(locale)) return locale.replace('_', '-');
   const region = currencyRegion[currency];
   return region ? `${locale}-${region}` : locale;
+}
+
+/**
+ * Number formats by "locale|currency" (null: Intl refused them). A page's first NumberFormat loads Intl's
+ * locale data, 20-60 ms on this machine, so it is made once the form is on screen rather than before.
+ */
+const amountFormats = new Map<string, Intl.NumberFormat | null>();
+
+function amountFormat(locale: string, currency: string): Intl.NumberFormat | null {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency });
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `work` when the browser is idle after painting, and within 200 ms. */
+function whenIdle(work: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 200 });
+  else setTimeout(work, 16);
 }
 
 /** Outcomes that say nothing about where the payment stands: its entry stays, so a reload can resume it. */
@@ -132,52 +163,72 @@ function isThreeDSAction(value: unknown): value is ThreeDSAction {
  */
 export class PgCheckout extends LitElement {
   static override styles = [themeStyles, checkoutStyles];
+  static override properties: PropertyDeclarations = {
+    context: { state: true, attribute: false },
+    config: { state: true, attribute: false },
+    storedCards: { state: true, attribute: false },
+    message: { state: true, attribute: false },
+    threeDS: { state: true, attribute: false },
+    endpoint: {},
+    locale: { reflect: true },
+    messages: { attribute: false },
+    methods: {},
+    savedCards: { type: Boolean, attribute: 'saved-cards' },
+    appearance: { reflect: true },
+    status: { reflect: true },
+    reference: { reflect: true },
+    methodTimeout: { type: Number, attribute: 'method-timeout' },
+    challengeTimeout: { type: Number, attribute: 'challenge-timeout' },
+    pollInterval: { type: Number, attribute: 'poll-interval' },
+  };
+
+  private readonly tableLoad = updateOnTableLoad(this);
+
+  private readonly provider = new ContextProvider(this, { context: checkoutContext });
 
   /** A move (KeepAlive, portal, `appendChild` elsewhere) pauses a payment; outcomes wait for the return. */
   private readonly connection = new ConnectionController(this);
 
-  @provide({ context: checkoutContext })
-  @state()
   private context?: CheckoutContext;
 
-  @state() private config?: CheckoutConfig;
-  @state() private storedCards: SavedCard[] = [];
+  private config?: CheckoutConfig;
+  private storedCards: SavedCard[] = [];
   /** What the message region says: an outcome (localized at render, so a locale switch applies) or a step. */
-  @state() private message?: { outcome: FinalPaymentState } | { key: MessageKey };
-  @state() private threeDS?: { reference: string; action: ThreeDSAction };
+  private message?: { outcome: FinalPaymentState } | { key: MessageKey };
+  private threeDS?: { reference: string; action: ThreeDSAction };
 
   /** URL where the middleware is mounted (for example `/checkout`). */
-  @property() endpoint = '';
+  endpoint = '';
 
   /** Locale of every message (`en`, `af`); other tags fall back to English. */
-  @property({ reflect: true }) locale = 'en';
+  locale = 'en';
 
   /** Per-string overrides of the translation table. */
-  @property({ attribute: false }) messages: Partial<Messages> = {};
+  messages: Partial<Messages> = {};
 
   /** Methods to offer, space- or comma-separated: `card`, `hosted`, `eft`, `redirect`. Default: the middleware's. */
-  @property() methods = '';
+  methods = '';
 
   /** Offer the shopper's saved cards and "save this card" when the middleware supports them. */
-  @property({ type: Boolean, attribute: 'saved-cards' }) savedCards = false;
+  savedCards = false;
 
   /** `light`, `dark` or `auto` (follows the system). */
-  @property({ reflect: true }) appearance: 'light' | 'dark' | 'auto' = 'light';
+  appearance: 'light' | 'dark' | 'auto' = 'light';
 
   /** Where the payment stands; reflected for CSS and tests. Read-only in practice. */
-  @property({ reflect: true }) status: CheckoutStatus = 'idle';
+  status: CheckoutStatus = 'idle';
 
   /** The gateway reference of the current or last payment, once the middleware gave one. Reflected. */
-  @property({ reflect: true }) reference = '';
+  reference = '';
 
   /** Milliseconds between the 3-D Secure method frame's load and Step 2 confirm. */
-  @property({ type: Number, attribute: 'method-timeout' }) methodTimeout = 3000;
+  methodTimeout = 3000;
 
   /** Milliseconds a 3-D Secure challenge may take. */
-  @property({ type: Number, attribute: 'challenge-timeout' }) challengeTimeout = 600_000;
+  challengeTimeout = 600_000;
 
   /** Milliseconds between status reads while a 3-D Secure challenge is open. */
-  @property({ type: Number, attribute: 'poll-interval' }) pollInterval = 2000;
+  pollInterval = 2000;
 
   private api?: CheckoutApi;
   private inFlight = false;
@@ -212,19 +263,25 @@ export class PgCheckout extends LitElement {
       payLabel: this.payLabel(t),
       pay: this.pay,
     };
+    this.provider.setValue(this.context);
   }
 
+  /** The pay button's "Pay R 100,00"; plain "Pay" until the amount's number format exists. */
   private payLabel(t: CheckoutContext['t']): string | undefined {
-    if (!this.config) return undefined;
-    try {
-      const amount = new Intl.NumberFormat(amountLocale(this.locale, this.config.currency), {
-        style: 'currency',
-        currency: this.config.currency,
-      }).format(this.config.amount / 100);
-      return t('payAmount', { amount });
-    } catch {
+    const config = this.config;
+    if (!config) return undefined;
+    const { currency } = config;
+    const locale = amountLocale(this.locale, currency);
+    const key = `${locale}|${currency}`;
+    const format = amountFormats.get(key);
+    if (format === undefined) {
+      whenIdle(() => {
+        if (!amountFormats.has(key)) amountFormats.set(key, amountFormat(locale, currency));
+        this.requestUpdate();
+      });
       return undefined;
     }
+    return format ? t('payAmount', { amount: format.format(config.amount / 100) }) : undefined;
   }
 
   private async loadConfig(): Promise<void> {
