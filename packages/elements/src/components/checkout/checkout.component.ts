@@ -315,7 +315,7 @@ export class PgCheckout extends LitElement {
       this.setStatus('submitting');
       this.reference = '';
       // The script tag's 3-D Secure is a file of its own: no payment starts that it could not finish.
-      if (!(await threeDSReady())) {
+      if (api && !(await threeDSReady())) {
         await this.finish(notLoaded(), form);
         return;
       }
