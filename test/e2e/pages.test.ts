@@ -4,7 +4,15 @@ import type { Browser, Page } from 'playwright-core';
 import { assertAccessible } from '../support/axe.js';
 import { launchChromium } from '../support/browser.js';
 import { assertNoCardData } from '../support/card-data.js';
-import { acsFrame, checkout, EXPIRY, finalStatus, payWithCard } from '../support/checkout.js';
+import {
+  acsFrame,
+  answerChallenge,
+  checkout,
+  EXPIRY,
+  finalStatus,
+  payWithCard,
+  shopperMessage,
+} from '../support/checkout.js';
 import { startShop, type Shop } from '../support/shop.js';
 
 let shop: Shop;
@@ -41,6 +49,44 @@ describe('the other ways to load the elements', () => {
     await payWithCard(page, { number: '4111111111111111' });
     assert.equal(await finalStatus(page), 'approved');
     await page.context().close();
+  });
+
+  test('the script-tag page runs a 3-D Secure challenge from pg-checkout.3ds.js, loaded beside it under the nonce CSP', async () => {
+    const page = await open('/script-tag.html');
+    await payWithCard(page, { number: '4000000000003063' });
+    await answerChallenge(await acsFrame(page, shop.sandboxUrl), { otp: '1234' });
+    assert.equal(await finalStatus(page), 'approved');
+    const loaded = await page.evaluate(() =>
+      performance.getEntriesByType('resource').some((e) => e.name.endsWith('/pg-checkout.3ds.js')),
+    );
+    assert.ok(loaded, 'pg-checkout.3ds.js was fetched');
+    await page.context().close();
+  });
+
+  test('the script-tag page without pg-checkout.3ds.js creates no payment and says the service is unavailable', async () => {
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+    await context.route('**/pg-checkout.3ds.js', (route) => route.abort());
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    const creates: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && /\/payments$/.test(new URL(r.url()).pathname))
+        creates.push(r.url());
+    });
+    await page.goto(shop.url + '/script-tag.html');
+    await page.locator('pg-card-form input[autocomplete="cc-number"]').waitFor();
+    await payWithCard(page, { number: '4111111111111111' });
+    assert.equal(await finalStatus(page), 'failed');
+    assert.match(await shopperMessage(page), /not available/i);
+    assert.deepEqual(creates, [], 'no payment was created');
+    assert.ok(
+      errors.some((e) => e.includes('pg-checkout.3ds.js')),
+      `the console names the file: ${errors.join(' | ')}`,
+    );
+    await context.close();
   });
 
   test('the script-tag page shows Afrikaans from pg-checkout.af.js, English until it arrives', async () => {

@@ -63,10 +63,13 @@ const PRIVATE_NAMES = new RegExp(
     'allowSaveCard',
     'announcement',
     'applyFormatted',
+    'attachment',
     'authenticate',
     'cancelRequested',
+    'challenge',
     'challengeWindow',
     'configRequest',
+    'connection',
     'consumer',
     'dirty',
     'failure',
@@ -115,11 +118,14 @@ const PRIVATE_NAMES = new RegExp(
     'secrets',
     'selectedToken',
     'setStatus',
+    'showChallenge',
     'storedCards',
     'tableLoad',
     'touched',
     'usingSavedCard',
     'validators',
+    'waiting',
+    'whenConnected',
   ].join('|')})$`,
 );
 
@@ -136,8 +142,64 @@ const afBesideScriptPlugin = {
   },
 };
 
+const threeDSFile = join(dist, 'pg-checkout.3ds.js');
+
+/**
+ * In the script-tag file, the 3-D Secure entries and `three-ds-ready.ts` are replaced by its loader
+ * (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
+ */
+const threeDSBesideScriptPlugin = {
+  name: 'pg-3ds-beside-script',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)(3ds-v[12](\.component)?|three-ds-ready)\.js$/ }, () => ({
+      path: join(src, 'internal', 'three-ds.lazy.ts'),
+    }));
+  },
+};
+
+/**
+ * What pg-checkout.3ds.js takes from the script-tag file (`shared` in three-ds.lazy.ts, the same names)
+ * instead of bundling a second copy: lit, the context, the API client, the messages.
+ */
+const SHARED = {
+  lit: ['css', 'html', 'LitElement', 'nothing'],
+  // A second lit-html (which keyed would bring) would also ask Trusted Types for a second 'lit-html' policy.
+  'lit/directives/keyed.js': ['keyed'],
+  '@lit/context': ['ContextConsumer'],
+  'api/client': ['CheckoutApi'],
+  context: ['checkoutContext'],
+  define: ['defineElement'],
+  'events/3ds-complete': ['createPg3dsCompleteEvent'],
+  'events/3ds-start': ['createPg3dsStartEvent'],
+  'i18n/localize': ['createTranslator', 'updateOnTableLoad'],
+  'internal/connection': ['ConnectionController'],
+  'internal/failure-message': ['shopperMessage'],
+  'styles/theme': ['themeStyles'],
+};
+
+const sharedPlugin = {
+  name: 'pg-3ds-shared',
+  setup(build) {
+    build.onResolve(
+      { filter: /^(lit|@lit\/context|lit\/directives\/keyed\.js)$|^\..*\.js$/ },
+      (args) => {
+        const key = args.path.startsWith('.')
+          ? relative(src, join(args.resolveDir, args.path))
+              .replace(/\.js$/, '')
+              .replaceAll('\\', '/')
+          : args.path;
+        return SHARED[key] ? { path: key, namespace: 'pg-shared' } : undefined;
+      },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'pg-shared' }, (args) => ({
+      contents: `export const { ${SHARED[args.path].join(', ')} } = globalThis[Symbol.for('pg-checkout.3ds')][${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+  },
+};
+
 async function buildIife() {
-  const result = await build({
+  const options = {
     entryPoints: [join(src, 'index.ts')],
     bundle: true,
     format: 'iife',
@@ -148,9 +210,20 @@ async function buildIife() {
     legalComments: 'none',
     mangleProps: PRIVATE_NAMES,
     write: false,
-    // The templates' indentation and comments are bytes every shop pays for; lit needs none of them.
-    plugins: [afBesideScriptPlugin, minifyTemplatesPlugin()],
     logLevel: 'warning',
+  };
+  // The short names are chosen once, over everything (3-D Secure included), so none of them is a name
+  // lit or another property already has, in either file; both files then take them from this cache.
+  const { mangleCache } = await build({
+    ...options,
+    mangleCache: {},
+    plugins: [afBesideScriptPlugin, minifyTemplatesPlugin()],
+  });
+  const result = await build({
+    ...options,
+    mangleCache,
+    // The templates' indentation and comments are bytes every shop pays for; lit needs none of them.
+    plugins: [afBesideScriptPlugin, threeDSBesideScriptPlugin, minifyTemplatesPlugin()],
   });
   // Afrikaans (1 KB gzip) goes in a file of its own that only an `af` page loads (src/i18n/af.lazy.ts).
   await build({
@@ -163,6 +236,38 @@ async function buildIife() {
     outfile: afFile,
     logLevel: 'warning',
   });
+  // 3-D Secure (about 2.5 KB gzip) goes in a file of its own, fetched when the page is idle or a payment
+  // starts (src/internal/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
+  const threeDS = await build({
+    stdin: {
+      contents:
+        "export { Pg3dsV2 } from './components/3ds-v2/3ds-v2.js';\n" +
+        "export { Pg3dsV1 } from './components/3ds-v1/3ds-v1.js';",
+      resolveDir: src,
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: 'es2021',
+    tsconfig,
+    legalComments: 'none',
+    mangleProps: PRIVATE_NAMES,
+    mangleCache,
+    write: false,
+    plugins: [sharedPlugin, minifyTemplatesPlugin()],
+    logLevel: 'warning',
+  });
+  const named = (cache) => Object.keys(cache).length;
+  if (
+    named(result.mangleCache) !== named(mangleCache) ||
+    named(threeDS.mangleCache) !== named(mangleCache)
+  )
+    throw new Error('a private name was shortened outside the shared mangle cache');
+  const threeDSCode = (
+    await minify(threeDS.outputFiles[0].text, { ecma: 2020, module: true, compress: { passes: 3 } })
+  ).code;
+  writeFileSync(threeDSFile, threeDSCode);
   // terser's repeated compress passes find what esbuild's one pass leaves (about 0.4 KB gzip); only
   // its safe transforms, so the code does what esbuild's output did.
   const minified = await minify(result.outputFiles[0].text, {

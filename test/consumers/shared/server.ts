@@ -37,9 +37,12 @@ app.use(
 app.get('/paid', (_req, res) => {
   res.json(paid);
 });
-app.get('/pg-checkout.js', (_req, res) => {
-  res.sendFile(require.resolve('@pg-checkout/elements/pg-checkout.js'));
-});
+// The script-tag file and the files it loads from beside itself (3-D Secure, Afrikaans).
+for (const file of ['pg-checkout.js', 'pg-checkout.3ds.js', 'pg-checkout.af.js']) {
+  app.get(`/${file}`, (_req, res) => {
+    res.sendFile(require.resolve(`@pg-checkout/elements/${file}`));
+  });
+}
 app.use(express.static(staticDir));
 
 console.log(JSON.stringify({ url, sandbox: sandbox.url }));

@@ -36,6 +36,7 @@ const clientCodes = [
   'http_429',
   'not_configured',
   'not_registered',
+  'not_loaded',
   'aborted',
   'authentication_cancelled',
   'authentication_timeout',

@@ -30,6 +30,7 @@ export const messageByCode: Readonly<Record<string, MessageKey>> = {
   unsupported_media_type: 'failed',
   not_configured: 'failed',
   not_registered: 'failed',
+  not_loaded: 'unavailable',
   aborted: 'failed',
 };
 

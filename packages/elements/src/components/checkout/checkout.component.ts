@@ -38,6 +38,7 @@ import {
   loadRunningPayment,
   saveRunningPayment,
 } from '../../internal/running-payment.js';
+import { threeDSReady } from '../../internal/three-ds-ready.js';
 import { themeStyles } from '../../styles/theme.js';
 import type { Pg3dsV1 } from '../3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
@@ -87,7 +88,7 @@ function whenIdle(work: () => void): void {
 }
 
 /** Outcomes that say nothing about where the payment stands: its entry stays, so a reload can resume it. */
-const unsettledCodes = new Set(['aborted', 'network_error']);
+const unsettledCodes = new Set(['aborted', 'network_error', 'not_loaded']);
 
 function isThreeDSAction(value: unknown): value is ThreeDSAction {
   const action = value as Partial<ThreeDSAction> | null;
@@ -313,6 +314,11 @@ export class PgCheckout extends LitElement {
       this.message = undefined;
       this.setStatus('submitting');
       this.reference = '';
+      // The script tag's 3-D Secure is a file of its own: no payment starts that it could not finish.
+      if (api && !(await threeDSReady())) {
+        await this.finish(notLoaded(), form);
+        return;
+      }
       let state: PaymentState = api
         ? await api.createPayment(request)
         : { success: false, status: 'failed', code: 'not_configured', message: '' };
@@ -401,6 +407,7 @@ export class PgCheckout extends LitElement {
   private async authenticate(reference: string, action: ThreeDSAction): Promise<FinalPaymentState> {
     // The 3-D Secure element gets its endpoint from this drop-in only once both are in the document.
     await this.connection.whenConnected();
+    if (!(await threeDSReady())) return notLoaded(reference);
     this.setStatus('authenticating');
     this.threeDS = { reference, action };
     // Said before the element runs, so the step is announced (and focused) even before its first event.
@@ -602,5 +609,14 @@ export class PgCheckout extends LitElement {
     </div>`;
   }
 }
+
+/** 3-D Secure could not be loaded (the script tag's pg-checkout.3ds.js); the payment is not given up. */
+const notLoaded = (reference?: string): FinalPaymentState => ({
+  success: false,
+  status: 'failed',
+  reference,
+  code: 'not_loaded',
+  message: '',
+});
 
 const noForm: PaymentSource = { clearCard: () => Promise.resolve() };

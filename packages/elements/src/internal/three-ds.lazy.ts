@@ -1,0 +1,78 @@
+import { ContextConsumer } from '@lit/context';
+import { css, html, LitElement, nothing } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
+import { CheckoutApi } from '../api/client.js';
+import type { Pg3dsV1 as V1 } from '../components/3ds-v1/3ds-v1.component.js';
+import type { Pg3dsV2 as V2 } from '../components/3ds-v2/3ds-v2.component.js';
+import { checkoutContext } from '../context.js';
+import { defineElement } from '../define.js';
+import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
+import { createPg3dsStartEvent } from '../events/3ds-start.js';
+import { createTranslator, updateOnTableLoad } from '../i18n/localize.js';
+import { themeStyles } from '../styles/theme.js';
+import { ConnectionController } from './connection.js';
+import { shopperMessage } from './failure-message.js';
+
+/** The 3-D Secure classes, once `pg-checkout.3ds.js` ran (`PgCheckout.Pg3dsV2` in the script tag). */
+export let Pg3dsV1: typeof V1 | undefined;
+export let Pg3dsV2: typeof V2 | undefined;
+
+const FILE = 'pg-checkout.3ds.js';
+
+// The script tag's own URL, known only while it runs.
+const script = (document.currentScript as HTMLScriptElement | null)?.src;
+
+/**
+ * What pg-checkout.3ds.js takes from this file rather than a second copy, by module (build.mjs, SHARED,
+ * lists the same names): one lit, one context key, one API client and table of messages.
+ */
+const shared = {
+  lit: { css, html, LitElement, nothing },
+  'lit/directives/keyed.js': { keyed },
+  '@lit/context': { ContextConsumer },
+  'api/client': { CheckoutApi },
+  context: { checkoutContext },
+  define: { defineElement },
+  'events/3ds-complete': { createPg3dsCompleteEvent },
+  'events/3ds-start': { createPg3dsStartEvent },
+  'i18n/localize': { createTranslator, updateOnTableLoad },
+  'internal/connection': { ConnectionController },
+  'internal/failure-message': { shopperMessage },
+  'styles/theme': { themeStyles },
+};
+
+let loading: Promise<boolean> | undefined;
+
+/**
+ * The script-tag file's 3-D Secure: `pg-checkout.3ds.js` beside it (build.mjs puts this module in place
+ * of `three-ds-ready.ts` and the 3-D Secure entries there). Fetched when the page is idle after the
+ * first render, at once when a `<pg-3ds-*>` is in the page or a payment starts. False, with the file
+ * named in the console, when it cannot load; the next payment tries again.
+ */
+export const threeDSReady = (): Promise<boolean> =>
+  (loading ??= load().then(
+    (m) => {
+      Pg3dsV1 = m.Pg3dsV1;
+      Pg3dsV2 = m.Pg3dsV2;
+      return true;
+    },
+    (error: unknown) => {
+      console.error(
+        `pg-checkout: ${FILE} (3-D Secure) could not be loaded beside the script`,
+        error,
+      );
+      loading = undefined;
+      return false;
+    },
+  ));
+
+function load(): Promise<{ Pg3dsV1: typeof V1; Pg3dsV2: typeof V2 }> {
+  if (!script) return Promise.reject(new Error('no script URL'));
+  (globalThis as Record<symbol, unknown>)[Symbol.for('pg-checkout.3ds')] = shared;
+  return import(new URL(FILE, script).href);
+}
+
+if (document.querySelector('pg-3ds-v1,pg-3ds-v2')) void threeDSReady();
+else if (typeof requestIdleCallback === 'function')
+  requestIdleCallback(() => void threeDSReady(), { timeout: 2000 });
+else setTimeout(() => void threeDSReady(), 200);
