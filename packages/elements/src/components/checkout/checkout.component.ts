@@ -31,6 +31,7 @@ import {
   type MessageKey,
   type Messages,
 } from '../../i18n/localize.js';
+import { quickAmount } from '../../i18n/amount.js';
 import { shopperMessage } from '../../internal/failure-message.js';
 import { ConnectionController } from '../../internal/connection.js';
 import {
@@ -267,12 +268,17 @@ export class PgCheckout extends LitElement {
     this.provider.setValue(this.context);
   }
 
-  /** The pay button's "Pay R 100,00"; plain "Pay" until the amount's number format exists. */
+  /**
+   * The pay button's "Pay R 100,00". The usual pairs (rands in `en` or `af`) are written without Intl, in
+   * the same render as the order; others say plain "Pay" until the amount's number format exists.
+   */
   private payLabel(t: CheckoutContext['t']): string | undefined {
     const config = this.config;
     if (!config) return undefined;
     const { currency } = config;
     const locale = amountLocale(this.locale, currency);
+    const quick = quickAmount(locale, currency, config.amount);
+    if (quick !== undefined) return t('payAmount', { amount: quick });
     const key = `${locale}|${currency}`;
     const format = amountFormats.get(key);
     if (format === undefined) {
