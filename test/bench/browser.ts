@@ -69,6 +69,8 @@ async function serve(): Promise<Server> {
     ],
     '/floor.html': ['text/html', page('/floor.js', '<floor-element></floor-element>')],
     '/pg-checkout.js': ['text/javascript', readFileSync(`${elements}dist/pg-checkout.js`)],
+    // Served beside it, as the README asks: 3-D Secure is fetched at idle and awaited before a payment.
+    '/pg-checkout.3ds.js': ['text/javascript', readFileSync(`${elements}dist/pg-checkout.3ds.js`)],
     '/floor.js': ['text/javascript', floor.outputFiles[0]!.contents],
     // The static JSON responder standing in for the middleware: what createCheckout answers.
     '/checkout/config': [
@@ -127,8 +129,14 @@ async function loadOnce(browser: Browser, url: string, kind: 'pg' | 'floor') {
     const submitted = (await p.evaluate(`(() => {
       const start = performance.now();
       const checkout = __deep('pg-checkout');
-      const done = new Promise((resolve) => {
-        const check = () => checkout.getAttribute('status') === 'approved' ? resolve(performance.now() - start) : requestAnimationFrame(check);
+      const done = new Promise((resolve, reject) => {
+        const check = () => {
+          const status = checkout.getAttribute('status');
+          if (status === 'approved') resolve(performance.now() - start);
+          else if (status === 'failed' || status === 'declined' || performance.now() - start > 10000)
+            reject(new Error('the bench payment ended ' + status + ', not approved'));
+          else requestAnimationFrame(check);
+        };
         check();
       });
       __deep('pg-card-form').shadowRoot.querySelector('button[type="submit"]').click();

@@ -45,8 +45,8 @@ let loading: Promise<boolean> | undefined;
 
 /**
  * The script-tag file's 3-D Secure: `pg-checkout.3ds.js` beside it (build.mjs puts this module in place
- * of `three-ds-ready.ts` and the 3-D Secure entries there). Fetched when the page is idle after the
- * first render, at once when a `<pg-3ds-*>` is in the page or a payment starts. False, with the file
+ * of `three-ds-ready.ts` and the 3-D Secure entries there). Fetched on the shopper's first touch of
+ * the page or 2 s after load, at once when a `<pg-3ds-*>` is in the page or a payment starts. False, with the file
  * named in the console, when it cannot load; the next payment tries again.
  */
 export const threeDSReady = (): Promise<boolean> =>
@@ -72,7 +72,19 @@ function load(): Promise<{ Pg3dsV1: typeof V1; Pg3dsV2: typeof V2 }> {
   return import(new URL(FILE, script).href);
 }
 
+// Not in the way of the first keystroke: fetched on the shopper's first touch of the page (a shopper
+// types for seconds before Pay) or 2 s after the load event, whichever comes first; at once when a
+// `<pg-3ds-*>` is already in the page. A payment awaits it in any case.
 if (document.querySelector('pg-3ds-v1,pg-3ds-v2')) void threeDSReady();
-else if (typeof requestIdleCallback === 'function')
-  requestIdleCallback(() => void threeDSReady(), { timeout: 2000 });
-else setTimeout(() => void threeDSReady(), 200);
+else {
+  const soon = new AbortController();
+  const fetchNow = (): void => {
+    soon.abort();
+    void threeDSReady();
+  };
+  for (const type of ['pointerdown', 'keydown', 'focusin'])
+    addEventListener(type, fetchNow, { capture: true, passive: true, signal: soon.signal });
+  const later = (): void => void setTimeout(fetchNow, 2000);
+  if (document.readyState === 'complete') later();
+  else addEventListener('load', later, { once: true, signal: soon.signal });
+}
