@@ -236,8 +236,8 @@ async function buildIife() {
     outfile: afFile,
     logLevel: 'warning',
   });
-  // 3-D Secure (about 2.5 KB gzip) goes in a file of its own, fetched when the page is idle or a payment
-  // starts (src/internal/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
+  // 3-D Secure (about 2.5 KB gzip) goes in a file of its own, fetched on the shopper's first touch or 2 s
+  // after load, and before a payment (src/internal/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
   const threeDS = await build({
     stdin: {
       contents:
