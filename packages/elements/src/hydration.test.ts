@@ -4,26 +4,16 @@ import { expect } from '@open-wc/testing';
 import type { ReactiveElement } from 'lit';
 import type { PgCardForm } from './components/card-form/card-form.component.js';
 import type { PgCheckout } from './components/checkout/checkout.component.js';
-import { field, typeInto } from './test-helpers/input.js';
+import { until as untilWithin } from './test-helpers/backend.js';
+import { field, fillCard, typeInto } from './test-helpers/input.js';
+
+/** Against the real middleware and sandbox, conditions get 15 s by default. */
+const until = (check: () => boolean, ms = 15000) => untilWithin(check, ms);
 
 // The page a merchant's server rendered with @lit-labs/ssr (test-support/ssr-render.ts: all four elements,
 // endpoint "/checkout", locale "af"), hydrated here by the real elements against the real middleware.
 
 const tags = ['pg-checkout', 'pg-card-form', 'pg-3ds-v2', 'pg-3ds-v1'] as const;
-const year = String(new Date().getFullYear() + 2).slice(2);
-
-function until(check: () => boolean, ms = 15000): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () =>
-      check()
-        ? resolve()
-        : Date.now() - started > ms
-          ? reject(new Error('timed out'))
-          : setTimeout(tick, 25);
-    tick();
-  });
-}
 
 /**
  * The tree as the shopper gets it, shadow roots included: elements with sorted attributes, input values
@@ -62,11 +52,7 @@ const submitText = (form: PgCardForm) =>
   form.shadowRoot?.querySelector('button[type=submit]')?.textContent?.trim() ?? '';
 
 async function pay(dropIn: PgCheckout, form: PgCardForm): Promise<void> {
-  typeInto(field(form, 'number'), '4111111111111111');
-  typeInto(field(form, 'holder'), 'Jo Soap');
-  typeInto(field(form, 'expiry'), `08${year}`);
-  typeInto(field(form, 'cvv'), '123');
-  await form.updateComplete;
+  await fillCard(form, '4111111111111111');
   form.submit();
   await until(() => dropIn.status !== 'idle' && dropIn.status !== 'submitting', 30000);
   expect(dropIn.status).to.equal('approved');

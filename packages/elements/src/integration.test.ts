@@ -3,25 +3,13 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import type { PgCardForm } from './components/card-form/card-form.component.js';
 import type { PgCheckout } from './components/checkout/checkout.component.js';
 import './components/checkout/checkout.js';
-import { backend } from './test-helpers/backend.js';
-import { field, typeInto } from './test-helpers/input.js';
+import { backend, until as untilWithin } from './test-helpers/backend.js';
+import { field, fillCard } from './test-helpers/input.js';
+
+/** Against the real middleware and sandbox, conditions get 15 s by default. */
+const until = (check: () => boolean, ms = 15000) => untilWithin(check, ms);
 
 // The drop-in against the real middleware (@pg-checkout/express) and the gateway sandbox.
-
-const year = String(new Date().getFullYear() + 2).slice(2);
-
-function until(check: () => boolean, ms = 15000): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () =>
-      check()
-        ? resolve()
-        : Date.now() - started > ms
-          ? reject(new Error('timed out'))
-          : setTimeout(tick, 25);
-    tick();
-  });
-}
 
 async function dropIn(methodTimeout = 3000) {
   const { real } = (await backend()) as unknown as { real: { endpoint?: string; error?: string } };
@@ -39,11 +27,7 @@ const form = (el: PgCheckout) => el.shadowRoot!.querySelector('pg-card-form') as
 
 async function pay(el: PgCheckout, number: string, cvv = '123') {
   const f = form(el);
-  typeInto(field(f, 'number'), number);
-  typeInto(field(f, 'holder'), 'Jo Soap');
-  typeInto(field(f, 'expiry'), `08${year}`);
-  typeInto(field(f, 'cvv'), cvv);
-  await f.updateComplete;
+  await fillCard(f, number, cvv);
   f.submit();
 }
 

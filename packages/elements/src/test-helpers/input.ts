@@ -20,3 +20,19 @@ export function field(host: HTMLElement, id: string): HTMLInputElement {
   if (!input) throw new Error(`no #${id}`);
   return input;
 }
+
+/** A card expiry two years ahead, as the expiry field takes it (`MMYY`). */
+export const futureExpiry = `08${String(new Date().getFullYear() + 2).slice(2)}`;
+
+/** Types a whole card into a `<pg-card-form>` (holder Jo Soap, expiry two years ahead) and waits for it. */
+export async function fillCard(
+  form: HTMLElement & { updateComplete: Promise<boolean> },
+  number: string,
+  cvv = '123',
+): Promise<void> {
+  typeInto(field(form, 'number'), number);
+  typeInto(field(form, 'holder'), 'Jo Soap');
+  typeInto(field(form, 'expiry'), futureExpiry);
+  typeInto(field(form, 'cvv'), cvv);
+  await form.updateComplete;
+}

@@ -1,6 +1,7 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { ThreeDSV1Action, ThreeDSV2Action } from '../../api/types.js';
 import { backend, createPayment, decide, record, until } from '../../test-helpers/backend.js';
+import { trackMessageListeners } from '../../test-helpers/listeners.js';
 import '../3ds-v1/3ds-v1.js';
 import type { Pg3dsV1 } from '../3ds-v1/3ds-v1.component.js';
 import './3ds-v2.js';
@@ -166,35 +167,20 @@ describe('<pg-3ds-v2> moved during a payment', () => {
 
   it('a detached element holds no message listener, frame or timer', async () => {
     const { el } = await twoPlaces<Pg3dsV2>('pg-3ds-v2');
-    const live = new Set<AbortSignal | undefined>();
-    const original = window.addEventListener;
-    window.addEventListener = function (
-      this: Window,
-      type: string,
-      listener: unknown,
-      options?: unknown,
-    ) {
-      if (type === 'message') live.add((options as AddEventListenerOptions | undefined)?.signal);
-      return original.call(
-        this,
-        type,
-        listener as EventListener,
-        options as AddEventListenerOptions,
-      );
-    } as typeof window.addEventListener;
+    const tracker = trackMessageListeners();
     try {
       const { reference, action, clientSecret } =
         await authenticating<ThreeDSV2Action>('4000000000000010');
       void el.start(reference, action, clientSecret);
       await oneEvent(el, 'pg-threeds-start');
-      expect([...live].filter((s) => !s?.aborted).length).to.equal(1);
+      expect(tracker.leftBehind()).to.equal(1);
       el.remove();
       await sleep(50);
-      expect([...live].filter((s) => !s?.aborted).length).to.equal(0);
+      expect(tracker.leftBehind()).to.equal(0);
       expect(el.shadowRoot!.querySelectorAll('iframe').length).to.equal(0);
       el.cancel();
     } finally {
-      window.addEventListener = original;
+      tracker.restore();
     }
   });
 });

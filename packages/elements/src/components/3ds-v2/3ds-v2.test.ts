@@ -2,6 +2,7 @@ import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { ThreeDSV2Action } from '../../api/types.js';
 import { en } from '../../i18n/en.js';
 import { backend, createPayment, decide, record, until } from '../../test-helpers/backend.js';
+import { trackMessageListeners } from '../../test-helpers/listeners.js';
 import './3ds-v2.js';
 import type { Pg3dsV2 } from './3ds-v2.component.js';
 import { pickChallengeWindow } from '../../internal/window-size.js';
@@ -30,25 +31,6 @@ async function element(width = 480, attrs = '') {
 const frames = (el: Pg3dsV2) => el.shadowRoot!.querySelectorAll('iframe');
 const challengeFrame = (el: Pg3dsV2) =>
   el.shadowRoot!.querySelector<HTMLIFrameElement>('iframe[part=frame]');
-
-/** Records `message` listeners so a test can tell none is left behind. */
-function trackMessageListeners() {
-  const live = new Set<AbortSignal | undefined>();
-  const original = window.addEventListener;
-  window.addEventListener = function (
-    this: Window,
-    type: string,
-    listener: unknown,
-    options?: unknown,
-  ) {
-    if (type === 'message') live.add((options as AddEventListenerOptions | undefined)?.signal);
-    return original.call(this, type, listener as EventListener, options as AddEventListenerOptions);
-  } as typeof window.addEventListener;
-  return {
-    leftBehind: () => [...live].filter((signal) => !signal || !signal.aborted).length,
-    restore: () => (window.addEventListener = original),
-  };
-}
 
 describe('<pg-3ds-v2>', () => {
   it('runs the method step from methodUrl, confirms method-timeout ms after load, then the challenge', async () => {

@@ -1,14 +1,13 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import type { PgCardForm } from '../card-form/card-form.component.js';
 import { backend, decide, record, until } from '../../test-helpers/backend.js';
-import { field, typeInto } from '../../test-helpers/input.js';
+import { fillCard } from '../../test-helpers/input.js';
 import './checkout.js';
 import type { PgCheckout } from './checkout.component.js';
 
 // Issue 12: moving the drop-in while a payment runs (Vue <KeepAlive>, a React portal, Vue <Teleport>,
 // appendChild elsewhere) must not end the payment, and a drop-in left behind must not cancel it.
 
-const year = String(new Date().getFullYear() + 2).slice(2);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const storageKey = async () => `pg-checkout:payment:${(await backend()).endpoint}`;
 const stored = async () => {
@@ -46,11 +45,7 @@ const challengeFrame = (el: PgCheckout) =>
 
 async function pay(el: PgCheckout, number: string) {
   const f = form(el);
-  typeInto(field(f, 'number'), number);
-  typeInto(field(f, 'holder'), 'Jo Soap');
-  typeInto(field(f, 'expiry'), `08${year}`);
-  typeInto(field(f, 'cvv'), '123');
-  await f.updateComplete;
+  await fillCard(f, number);
   f.submit();
 }
 

@@ -1,11 +1,9 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import type { PgCardForm } from '../card-form/card-form.component.js';
-import { backend, decide, record } from '../../test-helpers/backend.js';
-import { field, typeInto } from '../../test-helpers/input.js';
+import { backend, decide, record, until } from '../../test-helpers/backend.js';
+import { field, fillCard } from '../../test-helpers/input.js';
 import './checkout.js';
 import type { PgCheckout } from './checkout.component.js';
-
-const year = String(new Date().getFullYear() + 2).slice(2);
 
 async function dropIn(attrs: { locale?: string; methods?: string; savedCards?: boolean } = {}) {
   const { endpoint } = await backend();
@@ -29,30 +27,13 @@ async function dropIn(attrs: { locale?: string; methods?: string; savedCards?: b
   return el;
 }
 
-function until(check: () => boolean, ms = 5000): Promise<void> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const tick = () =>
-      check()
-        ? resolve()
-        : Date.now() - started > ms
-          ? reject(new Error('timed out'))
-          : setTimeout(tick, 20);
-    tick();
-  });
-}
-
 const form = (el: PgCheckout) => el.shadowRoot!.querySelector('pg-card-form') as PgCardForm;
 const message = (el: PgCheckout) =>
   el.shadowRoot!.querySelector('[part=message]')!.textContent!.trim();
 
 async function pay(el: PgCheckout, number: string) {
   const f = form(el);
-  typeInto(field(f, 'number'), number);
-  typeInto(field(f, 'holder'), 'Jo Soap');
-  typeInto(field(f, 'expiry'), `08${year}`);
-  typeInto(field(f, 'cvv'), '123');
-  await f.updateComplete;
+  await fillCard(f, number);
   f.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
 }
 
@@ -252,11 +233,7 @@ describe('<pg-checkout>', () => {
       html`<pg-checkout endpoint=${endpoint}><pg-card-form></pg-card-form></pg-checkout>`,
     );
     const own = el.querySelector('pg-card-form') as PgCardForm;
-    typeInto(field(own, 'number'), '4111111111111111');
-    typeInto(field(own, 'holder'), 'Jo Soap');
-    typeInto(field(own, 'expiry'), `08${year}`);
-    typeInto(field(own, 'cvv'), '123');
-    await own.updateComplete;
+    await fillCard(own, '4111111111111111');
     own.submit();
     await settled(el);
     expect(el.status).to.equal('approved');
