@@ -39,7 +39,15 @@ window.__deep = (selector) => {
   return walk(document);
 };`;
 
-function page(script: string, body: string): string {
+/** Evaluated in the page once loaded: ms from `t0` to the card-number input present and enabled. */
+export const PG_INTERACTIVE = `__until(() => { const i = __deep('pg-card-form')?.shadowRoot?.querySelector('input[autocomplete="cc-number"]'); return i && !i.disabled; })`;
+/** The same for the floor element: its shadow root rendered. */
+export const FLOOR_INTERACTIVE = `__until(() => __deep('floor-element')?.shadowRoot?.querySelector('p'))`;
+/** The README's script-tag example, the page every browser figure measures. */
+export const DROP_IN =
+  '<pg-checkout endpoint="/checkout" locale="en" methods="card eft" saved-cards></pg-checkout>';
+
+export function page(script: string, body: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>bench</title>
 <script>${WAIT_SCRIPT}</script></head><body>
 <script>performance.mark('t0')</script>
@@ -48,7 +56,10 @@ ${body}
 </body></html>`;
 }
 
-async function serve(): Promise<Server> {
+/** The bench's loopback server; `extra` adds files (path -> [content type, body]). */
+export async function serve(
+  extra: Record<string, [string, string | Uint8Array]> = {},
+): Promise<Server> {
   const floor = await build({
     stdin: { contents: FLOOR_SOURCE, resolveDir: elements, loader: 'js' },
     bundle: true,
@@ -60,13 +71,7 @@ async function serve(): Promise<Server> {
   });
   const files: Record<string, [string, string | Uint8Array]> = {
     // The README's script-tag example, as a shopper gets it.
-    '/pg.html': [
-      'text/html',
-      page(
-        '/pg-checkout.js',
-        '<pg-checkout endpoint="/checkout" locale="en" methods="card eft" saved-cards></pg-checkout>',
-      ),
-    ],
+    '/pg.html': ['text/html', page('/pg-checkout.js', DROP_IN)],
     '/floor.html': ['text/html', page('/floor.js', '<floor-element></floor-element>')],
     '/pg-checkout.js': ['text/javascript', readFileSync(`${elements}dist/pg-checkout.js`)],
     // Served beside it, as the README asks: 3-D Secure is fetched at idle and awaited before a payment.
@@ -93,6 +98,7 @@ async function serve(): Promise<Server> {
       }),
     ],
   };
+  Object.assign(files, extra);
   const server = createServer((req, res) => {
     const file = files[(req.url ?? '').split('?')[0]!];
     req.resume();
@@ -112,15 +118,8 @@ async function loadOnce(browser: Browser, url: string, kind: 'pg' | 'floor') {
   try {
     const p = await context.newPage();
     await p.goto(url);
-    if (kind === 'floor') {
-      const interactive = await p.evaluate(
-        `__until(() => __deep('floor-element')?.shadowRoot?.querySelector('p'))`,
-      );
-      return { interactive: interactive as number };
-    }
-    const interactive = (await p.evaluate(
-      `__until(() => { const i = __deep('pg-card-form')?.shadowRoot?.querySelector('input[autocomplete="cc-number"]'); return i && !i.disabled; })`,
-    )) as number;
+    if (kind === 'floor') return { interactive: (await p.evaluate(FLOOR_INTERACTIVE)) as number };
+    const interactive = (await p.evaluate(PG_INTERACTIVE)) as number;
     const form = p.locator('pg-card-form').first();
     await form.locator('input[autocomplete="cc-number"]').fill('4111111111111111');
     await form.locator('input[autocomplete="cc-name"]').fill('Bench Tester');
