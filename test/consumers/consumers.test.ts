@@ -128,9 +128,15 @@ test('every tarball ships what users run and read: dist, README, LICENSE, no tes
         /(^|\/)(src|test|tests|test-helpers|test-support)\//.test(f) ||
         /\.(test|spec)\.[cm]?[jt]sx?$/.test(f) ||
         /\.map$/.test(f) ||
-        (/\.tsx?$/.test(f) && !f.endsWith('.d.ts')),
+        (/\.tsx?$/.test(f) && !f.endsWith('.d.ts')) ||
+        // The script tag's loaders live inside pg-checkout.js; as modules they would only mislead.
+        /\.lazy\.(js|d\.ts)$/.test(f),
     );
-    assert.deepEqual(unwanted, [], `${label} ships no tests, sources or source maps`);
+    assert.deepEqual(
+      unwanted,
+      [],
+      `${label} ships no tests, sources, source maps or script-tag loaders`,
+    );
 
     const manifestText = readFileSync(join(dir, 'package.json'), 'utf8');
     assert.doesNotMatch(

@@ -26,7 +26,12 @@ function sources(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return name === 'test-helpers' ? [] : sources(path);
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')
+    // `*.lazy.ts` are the script tag's loaders (they take the place of af.ts and the 3-D Secure entries
+    // there and read the script's own URL): nothing an ESM import could use, so not shipped as modules.
+    return name.endsWith('.ts') &&
+      !name.endsWith('.test.ts') &&
+      !name.endsWith('.d.ts') &&
+      !name.endsWith('.lazy.ts')
       ? [path]
       : [];
   });
