@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { launchChromium } from '../support/browser.js';
 import { DROP_IN, FLOOR_INTERACTIVE, page, PG_INTERACTIVE, serve } from './browser.js';
-import { scriptTag } from './lib/elements-build.js';
+import { ensureElementsBuilt, scriptTag } from './lib/elements-build.js';
 import { quantile } from './lib/pool.js';
 
 const ROUNDS = Number(process.env.BENCH_BROWSER_LOADS ?? 25);
@@ -43,6 +43,9 @@ for (const file of builds)
     console.error(`${file}: no such file`);
     process.exit(2);
   }
+
+// The server also serves dist's own file (and the floor), and a build may come without its 3-D Secure file.
+ensureElementsBuilt();
 
 // Each build in a folder of its own, with the 3-D Secure file beside it (its own, else dist's), as a shop serves them.
 const files: Record<string, [string, string | Uint8Array]> = {};
@@ -108,6 +111,16 @@ async function load(which: number) {
   }
 }
 
+/** Fisher-Yates: every order equally likely (a random comparator in sort() is not). */
+function shuffled<T>(items: T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
 type Load = Awaited<ReturnType<typeof load>>;
 const results = new Map<number, Load[]>([
   [-1, []],
@@ -116,8 +129,7 @@ const results = new Map<number, Load[]>([
 try {
   for (const which of results.keys()) await load(which); // warm the server and the browser
   for (let round = 0; round < ROUNDS; round++) {
-    const order = [...results.keys()].sort(() => Math.random() - 0.5);
-    for (const which of order) results.get(which)!.push(await load(which));
+    for (const which of shuffled([...results.keys()])) results.get(which)!.push(await load(which));
   }
 } finally {
   await browser.close();

@@ -11,16 +11,14 @@ import type {
 import type { PaymentState as ServerPaymentState, ThreeDSAction } from '@pg-checkout/express';
 
 type Assert<T extends true> = T;
+/** The middleware's answer to the browser that created the payment (its `OwnedPaymentState`). */
+type ServerAnswer = ServerPaymentState & { clientSecret?: string };
 type Is<A, B> = [A] extends [B] ? true : false;
 
 /** Every answer the middleware sends (with the create answer's secret) is a state the browser types. */
-export type ServerStatesFit = Assert<
-  Is<ServerPaymentState & { clientSecret?: string }, BrowserPaymentState>
->;
+export type ServerStatesFit = Assert<Is<ServerAnswer, BrowserPaymentState>>;
 /** Every 3-D Secure action the middleware hands out is one the components handle, and back. */
 export type ActionsFit = Assert<Is<ThreeDSAction, BrowserThreeDSAction>>;
 export type ActionsMatch = Assert<Is<BrowserThreeDSAction, ThreeDSAction>>;
 /** And no state the browser handles is one the middleware never sends (a dead branch in the components). */
-export type BrowserStatesFit = Assert<
-  Is<BrowserPaymentState, ServerPaymentState & { clientSecret?: string }>
->;
+export type BrowserStatesFit = Assert<Is<BrowserPaymentState, ServerAnswer>>;
