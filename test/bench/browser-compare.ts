@@ -33,7 +33,11 @@ const PHASES = [
   'FunctionCall',
 ] as const;
 
-const builds = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+// npm runs this in test/: paths are taken from where `npm run` was typed (INIT_CWD), as the example shows.
+const builds = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('-'))
+  .map((a) => resolve(process.env.INIT_CWD ?? process.cwd(), a));
 if (builds.length === 0) {
   console.error('usage: npm run bench:compare -- <pg-checkout.js> [<pg-checkout.js> ...]');
   process.exit(2);
@@ -149,4 +153,4 @@ console.log(
 console.log(`| page | interactive | x floor | main thread | ${PHASES.join(' | ')} |`);
 console.log(`|---|---|---|---|${PHASES.map(() => '---').join('|')}|`);
 console.log(row('Lit floor element', results.get(-1)!));
-builds.forEach((file, i) => console.log(row(`${i + 1}: ${resolve(file)}`, results.get(i)!)));
+builds.forEach((file, i) => console.log(row(`${i + 1}: ${file}`, results.get(i)!)));
