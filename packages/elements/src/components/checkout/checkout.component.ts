@@ -235,6 +235,7 @@ export class PgCheckout extends LitElement {
   private api?: CheckoutApi;
   private inFlight = false;
   private configRequest = 0;
+  private configLoad?: Promise<void>;
 
   private get offered(): PaymentMethod[] {
     const chosen = this.methods
@@ -291,7 +292,11 @@ export class PgCheckout extends LitElement {
     return format ? t('payAmount', { amount: format.format(config.amount / 100) }) : undefined;
   }
 
-  private async loadConfig(): Promise<void> {
+  private loadConfig(): Promise<void> {
+    return (this.configLoad = this.readConfig());
+  }
+
+  private async readConfig(): Promise<void> {
     const request = (this.configRequest += 1);
     const api = this.api;
     if (!api) return;
@@ -503,6 +508,19 @@ export class PgCheckout extends LitElement {
 
   /** A state-preserving `moveBefore()` keeps the bank's frame inside as it is: nothing to pause. */
   connectedMoveCallback(): void {}
+
+  /**
+   * Reads the order again (`GET {endpoint}/config`) and shows it: call it when the cart changed, so the
+   * pay button never shows an amount the order no longer has. Resolves once the answer is rendered;
+   * an order that cannot be read leaves plain "Pay" rather than the old amount. The payment's amount
+   * is the middleware's in any case: this changes what the shopper reads, not what is charged.
+   */
+  async refresh(): Promise<void> {
+    void this.loadConfig();
+    // A newer read (another refresh, a changed endpoint) supersedes this one: wait for the newest.
+    for (let read; read !== this.configLoad;) await (read = this.configLoad);
+    await this.updateComplete;
+  }
 
   /** Back to `idle` with no message, for a fresh attempt (the card form keeps what was typed). */
   reset(): void {

@@ -51,6 +51,45 @@ describe('<pg-checkout>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('refresh() reads the order again: a changed cart shows its amount, an unreadable one no amount', async () => {
+    const el = await dropIn();
+    const payLabel = () =>
+      form(el).shadowRoot!.querySelector('button[type=submit]')!.textContent!.trim();
+    const realFetch = globalThis.fetch;
+    // The order's answer, and how long it takes (each read keeps what was set when it was sent).
+    let answer: Response | undefined;
+    let delayMs = 0;
+    globalThis.fetch = (input, init) => {
+      if (!answer || !String(input).endsWith('/config')) return realFetch(input, init);
+      const [response, delay] = [answer.clone(), delayMs];
+      return new Promise((resolve) => setTimeout(() => resolve(response), delay));
+    };
+    try {
+      const order = { success: true, currency: 'ZAR', methods: ['card'], savedCards: false };
+      answer = Response.json({ ...order, amount: 44700 });
+      await el.refresh();
+      expect(payLabel()).to.match(/^Pay R\s447,00$/);
+      // Two refreshes, the later answered last: the earlier resolves only once the later is shown.
+      answer = Response.json({ ...order, amount: 29800 });
+      const first = el.refresh();
+      answer = Response.json({ ...order, amount: 14900 });
+      delayMs = 100;
+      const second = el.refresh();
+      await first;
+      expect(payLabel()).to.match(/^Pay R\s149,00$/);
+      await second;
+      delayMs = 0;
+      answer = Response.json(
+        { success: false, code: 'internal_error', message: '' },
+        { status: 500 },
+      );
+      await el.refresh();
+      expect(payLabel()).to.equal('Pay');
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
   it('pays with a card: submitting then approved, events and a localized message', async () => {
     const el = await dropIn();
     const statuses: string[] = [];
