@@ -6,11 +6,9 @@ export function escapeHtml(value: unknown): string {
   );
 }
 
-/** Cents to a display amount, e.g. 14900 ZAR -> "R 149.00". */
+/** Cents to a display amount as the shop's pages write it (en-ZA, as the drop-in): 14900 ZAR -> "R 149,00". */
 export function formatAmount(cents: number, currency: string): string {
-  const sign = cents < 0 ? '-' : '';
-  const major = (Math.abs(cents) / 100).toFixed(2);
-  return currency === 'ZAR' ? `${sign}R ${major}` : `${sign}${currency} ${major}`;
+  return new Intl.NumberFormat('en-ZA', { style: 'currency', currency }).format(cents / 100);
 }
 
 /** The shell shared by the server-rendered pages (back office, script-tag page, test cards). */

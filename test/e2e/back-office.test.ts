@@ -33,7 +33,8 @@ async function buy(number: string, quantity = 1): Promise<string> {
     await page.selectOption('#qty', String(quantity));
     await page
       .locator('#total')
-      .filter({ hasText: `R ${(149 * quantity).toFixed(2)}` })
+      // The shop writes rands as en-ZA does (and as the drop-in's pay button): R 298,00.
+      .filter({ hasText: `R\u00a0${149 * quantity},00` })
       .waitFor();
   }
   await payWithCard(page, { number });

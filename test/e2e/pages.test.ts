@@ -166,6 +166,22 @@ describe('axe finds nothing in each state', () => {
     await page.context().close();
   });
 
+  test("the cart's total and the pay button write the amount alike, in English and Afrikaans", async () => {
+    const page = await open('/');
+    const total = page.locator('#total');
+    const pay = page.locator('pg-card-form button[type="submit"]');
+    // en-ZA and af-ZA both write rands as "R 149,00", with no-break spaces (CLDR).
+    await total.filter({ hasText: 'R\u00a0149,00' }).waitFor();
+    await pay.filter({ hasText: 'Pay R\u00a0149,00' }).waitFor();
+    assert.match(await page.locator('.item-price').innerText(), /^R\u00a0149,00 each$/);
+    await page.selectOption('#qty', '3');
+    await total.filter({ hasText: 'R\u00a0447,00' }).waitFor();
+    await pay.filter({ hasText: 'Pay R\u00a0447,00' }).waitFor();
+    await page.selectOption('#locale', 'af');
+    await pay.filter({ hasText: 'Betaal R\u00a0447,00' }).waitFor();
+    await page.context().close();
+  });
+
   // Dark appearance and the README screenshots: test/engines/screenshots.test.ts (axe on each).
   test('a 360 px wide phone does not scroll sideways', async () => {
     const phone = await open('/', { width: 360 });

@@ -1,3 +1,5 @@
+import { money } from './money.js';
+
 /** The demo's cart widget: the shopper picks a quantity, the server answers the price. */
 export interface Cart {
   quantity: number;
@@ -5,15 +7,13 @@ export interface Cart {
   currency: string;
 }
 
-const format = (cents: number) => `R ${(cents / 100).toFixed(2)}`;
-
 export async function bindCart(): Promise<void> {
   const qty = document.querySelector<HTMLSelectElement>('#qty');
   const total = document.querySelector<HTMLOutputElement>('#total');
   if (!qty || !total) return;
   const show = (cart: Cart) => {
     qty.value = String(cart.quantity);
-    total.value = format(cart.amount);
+    total.value = money(cart.amount, cart.currency);
   };
   show((await (await fetch('/api/cart')).json()) as Cart);
   qty.addEventListener('change', async () => {
@@ -22,6 +22,9 @@ export async function bindCart(): Promise<void> {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ quantity: Number(qty.value) }),
     });
-    if (res.ok) show((await res.json()) as Cart);
+    if (!res.ok) return;
+    show((await res.json()) as Cart);
+    // The drop-in read the order when it loaded: it reads it again, so Pay shows the new total.
+    await document.querySelector('pg-checkout')?.refresh();
   });
 }

@@ -1,5 +1,7 @@
 // The hosted page, redirect and EFT return here. The outcome in the URL is the shopper's to edit, so
 // the page words only what the shop server learnt from the gateway (GET /api/payment-result).
+import { money } from './money.js';
+
 type PaymentResult =
   | { state: 'paid'; amount: number; currency: string }
   | { state: 'refunded' }
@@ -11,9 +13,6 @@ const title = document.getElementById('result-title')!;
 const detail = document.getElementById('result-detail')!;
 const POLL_MS = 2_000;
 const MAX_CHECKS = 15;
-
-const money = (cents: number, currency: string) =>
-  `${currency === 'ZAR' ? 'R' : currency} ${(cents / 100).toFixed(2)}`;
 
 function words(result: PaymentResult): [string, string] {
   switch (result.state) {
