@@ -10,6 +10,7 @@ import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
 import { createPg3dsStartEvent } from '../events/3ds-start.js';
 import { createTranslator, updateOnTableLoad } from '../i18n/localize.js';
 import { themeStyles } from '../styles/theme.js';
+import { importBesideScript } from './beside-script.lazy.js';
 import { ConnectionController } from './connection.js';
 import { shopperMessage } from './failure-message.js';
 
@@ -18,9 +19,6 @@ export let Pg3dsV1: typeof V1 | undefined;
 export let Pg3dsV2: typeof V2 | undefined;
 
 const FILE = 'pg-checkout.3ds.js';
-
-// The script tag's own URL, known only while it runs.
-const script = (document.currentScript as HTMLScriptElement | null)?.src;
 
 /**
  * What pg-checkout.3ds.js takes from this file rather than a second copy, by module (build.mjs, SHARED,
@@ -67,9 +65,8 @@ export const threeDSReady = (): Promise<boolean> =>
   ));
 
 function load(): Promise<{ Pg3dsV1: typeof V1; Pg3dsV2: typeof V2 }> {
-  if (!script) return Promise.reject(new Error('no script URL'));
   (globalThis as Record<symbol, unknown>)[Symbol.for('pg-checkout.3ds')] = shared;
-  return import(new URL(FILE, script).href);
+  return importBesideScript(FILE);
 }
 
 // Not in the way of the first keystroke: fetched on the shopper's first touch of the page (a shopper
