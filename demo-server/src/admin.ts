@@ -17,10 +17,13 @@ interface ListedTransaction {
 
 const REFERENCE = /^[A-Za-z0-9_.:-]{1,99}$/;
 
-/** Cents from the back office's "R 12.34" style input; undefined when it is not a positive amount. */
+/**
+ * Cents from the back office's amount input, "12,34" as the table writes it or "12.34"; undefined when
+ * it is not a positive amount.
+ */
 function parseAmount(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !/^\d{1,9}(\.\d{1,2})?$/.test(value.trim())) return undefined;
-  const [whole, fraction = ''] = value.trim().split('.');
+  if (typeof value !== 'string' || !/^\d{1,9}([.,]\d{1,2})?$/.test(value.trim())) return undefined;
+  const [whole, fraction = ''] = value.trim().split(/[.,]/);
   const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
   return cents > 0 ? cents : undefined;
 }
@@ -41,7 +44,7 @@ function actions(t: ListedTransaction, csrf: string): string {
     const id = `refund-${ref}`;
     return `<form method="post" action="/admin/payments/${ref}/refund" class="refund">
   <label for="${id}">Refund amount (blank: all)</label>
-  <input id="${id}" name="amount" inputmode="decimal" size="8" placeholder="${escapeHtml((t.amount / 100).toFixed(2))}">
+  <input id="${id}" name="amount" inputmode="decimal" size="8" placeholder="${escapeHtml((t.amount / 100).toFixed(2).replace('.', ','))}">
   <input type="hidden" name="currency" value="${escapeHtml(t.currency)}">
   ${token}
   <button>Refund</button>

@@ -78,7 +78,7 @@ test('a refund ending in 07 cents goes manual (pending), then completes', async 
 
   await row(reference)
     .getByLabel(/Refund amount/)
-    .fill('10.07');
+    .fill('10,07'); // as the table writes amounts ("100.00" above: a point is taken too)
   await row(reference).getByRole('button', { name: 'Refund' }).click();
   await page
     .getByRole('status')
@@ -88,6 +88,10 @@ test('a refund ending in 07 cents goes manual (pending), then completes', async 
   assert.ok(
     (await page.locator('td[data-status="refund pending"]').count()) >= 1,
     'the manual refund shows as pending',
+  );
+  assert.ok(
+    (await page.locator('td', { hasText: /^-R\u00a010,07$/ }).count()) >= 1,
+    'the refund is listed for R 10,07, as typed',
   );
 
   // The gateway completes manual refunds later; move the sandbox's clock past that.
