@@ -7,7 +7,7 @@
 import { createSandbox } from '@pg-checkout/sandbox';
 import { RedisStore } from '@pg-checkout/express';
 import { startSandboxApp } from '../../packages/express/test/helpers/sandbox-app.js';
-import { startSentinel } from '../../packages/express/test/helpers/redis-sentinel.js';
+import { startSentinel } from '../../packages/server/test/helpers/redis-sentinel.js';
 import {
   audit,
   payUnderLoad,

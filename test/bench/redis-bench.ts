@@ -9,12 +9,12 @@ import type { Redis } from 'ioredis';
 import { startChild, type Child } from './lib/child.js';
 import { quantile } from './lib/pool.js';
 import type { SandboxReady } from './sandbox-bench.js';
-import { startRedis } from '../../packages/express/test/helpers/redis-server.js';
-import { startCluster } from '../../packages/express/test/helpers/redis-cluster.js';
+import { startRedis } from '../../packages/server/test/helpers/redis-server.js';
+import { startCluster } from '../../packages/server/test/helpers/redis-cluster.js';
 import {
   commandCalls,
   commandsPerPayment as perPaymentOf,
-} from '../../packages/express/test/helpers/redis-server.js';
+} from '../../packages/server/test/helpers/redis-server.js';
 
 export const STORE_LEVELS = [1, 10, 50] as const;
 const ROUND_SECONDS = 3;

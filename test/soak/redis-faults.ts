@@ -8,7 +8,7 @@ import {
   freePort,
   spawnRedis,
   type RedisProcess,
-} from '../../packages/express/test/helpers/redis-server.js';
+} from '../../packages/server/test/helpers/redis-server.js';
 
 export interface FaultStats {
   kills: number;

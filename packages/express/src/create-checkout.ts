@@ -1,35 +1,80 @@
-import express, { type Router } from 'express';
-import { createContext } from './internal/context.js';
-import { errorHandler } from './internal/error-handler.js';
-import { cardRoutes } from './internal/routes/cards.js';
-import { paymentRoutes } from './internal/routes/payments.js';
-import { redirectRoutes } from './internal/routes/redirects.js';
-import { threeDSRoutes } from './internal/routes/three-ds.js';
-import { webhookRoutes } from './internal/routes/webhooks.js';
-import { CheckoutError } from './errors.js';
-import { validateOptions } from './internal/validate-options.js';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import {
+  CheckoutError,
+  createCheckoutCore,
+  type BodyKind,
+  type CheckoutCore,
+  type HttpAnswer,
+  type HttpExchange,
+} from '@pg-checkout/server';
+import { isIP } from 'node:net';
+import { jsonBody } from './internal/json-body.js';
+import { parserError } from './internal/parser-errors.js';
 import type { CheckoutOptions } from './options.js';
 
 /**
  * The Express router the pg-checkout components talk to: `app.use('/checkout', createCheckout(options))`.
- * Options are validated here, once; a mistake throws a TypeError that names it.
+ * Options are validated here, once; a mistake throws a TypeError that names it. Each route is the
+ * core's (`@pg-checkout/server`): this file only reads the request and writes the answer.
  */
 export function createCheckout(options: CheckoutOptions): Router {
-  const ctx = createContext(validateOptions(options));
+  const core = createCheckoutCore(options, { name: 'createCheckout' });
   const router = express.Router();
-  router.use((_req, res, next) => {
-    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
-    next();
-  });
-  // Busiest first: a request walks the routers in order until one answers (no paths overlap).
-  router.use(paymentRoutes(ctx));
-  router.use(threeDSRoutes(ctx));
-  router.use(redirectRoutes(ctx));
-  router.use(cardRoutes(ctx));
-  router.use(webhookRoutes(ctx));
-  router.use((_req, _res, next) =>
-    next(new CheckoutError(404, 'not_found', 'No such checkout route.')),
+  const readers = bodyReaders(core);
+  for (const route of core.routes) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'delete';
+    router[method](route.path, ...readers[route.body], (req, res, next) => {
+      core.handle(route, exchangeOf(req)).then((answer) => send(res, answer), next);
+    });
+  }
+  router.use((req, res) =>
+    send(
+      res,
+      core.fail(
+        undefined,
+        new CheckoutError(404, 'not_found', 'No such checkout route.'),
+        where(req),
+      ),
+    ),
   );
-  router.use(errorHandler(ctx));
+  // A body the readers refused (or an error Express met) is answered by the route it was for.
+  router.use(((error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const route = core.routes.find((r) => r.method === req.method && r.path === req.route?.path);
+    send(res, core.fail(route, parserError(error) ?? error, where(req)));
+  }) as express.ErrorRequestHandler);
   return router;
+}
+
+const where = (req: Request) => ({ method: req.method, path: req.path });
+
+function bodyReaders(core: CheckoutCore): Record<BodyKind, RequestHandler[]> {
+  return {
+    none: [],
+    json: [jsonBody(core.bodyLimitBytes)],
+    form: [express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 20 })],
+    raw: [express.raw({ type: () => true, limit: '256kb' })],
+  };
+}
+
+/** The request as the core's routes read it; `request` is handed to the merchant's hooks. */
+function exchangeOf(req: Request): HttpExchange {
+  const ip = typeof req.ip === 'string' && isIP(req.ip) ? req.ip : req.socket.remoteAddress;
+  const host = req.get('host');
+  return {
+    request: req,
+    method: req.method,
+    params: req.params as Record<string, string>,
+    header: (name) => req.get(name),
+    clientAddress: ip,
+    origin: host ? `${req.protocol}://${host}` : undefined,
+    body: req.body,
+  };
+}
+
+/** Writes an answer. No ETag: these answers are never cached, and hashing each cost CPU on the hot path. */
+function send(res: Response, answer: HttpAnswer): void {
+  res.statusCode = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.end(answer.body);
 }

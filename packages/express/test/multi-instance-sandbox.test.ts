@@ -4,7 +4,7 @@ import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { RedisStore } from '../src/index.js';
 import { startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
 import { challengeAcrossInstances } from './helpers/checkout-flows.js';
-import { startRedis, type TestRedis } from './helpers/redis-server.js';
+import { startRedis, type TestRedis } from '../../server/test/helpers/redis-server.js';
 
 let redis: TestRedis;
 let sandbox: Sandbox;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { RedisStore } from '../src/index.js';
 import { bankPost, card, startApp, type TestApp } from './helpers/app.js';
 import { FakeGateway } from './helpers/fake-gateway.js';
-import { startRedis, type TestRedis } from './helpers/redis-server.js';
+import { startRedis, type TestRedis } from '../../server/test/helpers/redis-server.js';
 
 let redis: TestRedis;
 let one: TestApp;

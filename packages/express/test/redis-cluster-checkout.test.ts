@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { RedisStore } from '../src/stores/redis.js';
+import { RedisStore } from '../src/index.js';
 import { startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
-import { startCluster, type TestCluster } from './helpers/redis-cluster.js';
+import { startCluster, type TestCluster } from '../../server/test/helpers/redis-cluster.js';
 import { audit, payUnderLoad } from './helpers/checkout-load.js';
 import { challengeAcrossInstances } from './helpers/checkout-flows.js';
 

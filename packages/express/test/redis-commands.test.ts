@@ -2,16 +2,16 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Redis } from 'ioredis';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { RedisStore } from '../src/stores/redis.js';
+import { RedisStore } from '../src/index.js';
 import type { CheckoutOptions } from '../src/index.js';
 import { startSandboxApp } from './helpers/sandbox-app.js';
-import { startCluster, type TestCluster } from './helpers/redis-cluster.js';
+import { startCluster, type TestCluster } from '../../server/test/helpers/redis-cluster.js';
 import {
   commandCalls,
   commandsPerPayment as perPaymentOf,
   startRedis,
   type TestRedis,
-} from './helpers/redis-server.js';
+} from '../../server/test/helpers/redis-server.js';
 import { CARD } from './helpers/checkout-load.js';
 
 let redis: TestRedis;

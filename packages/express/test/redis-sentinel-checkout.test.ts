@@ -1,9 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { RedisStore } from '../src/stores/redis.js';
+import { RedisStore } from '../src/index.js';
 import { startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
-import { startSentinel, type TestSentinel } from './helpers/redis-sentinel.js';
+import { startSentinel, type TestSentinel } from '../../server/test/helpers/redis-sentinel.js';
 import { audit, payUnderLoad } from './helpers/checkout-load.js';
 import { challengeAcrossInstances } from './helpers/checkout-flows.js';
 

@@ -136,8 +136,14 @@ describe('gateway faults on 3-D Secure confirm, through the sandbox', () => {
       );
       assert.equal(page.status, 200);
       assert.match(page.html, /3ds-complete/);
-      const status = await app.get(`/payments/${created.body.reference}`);
-      // Processed faults are found by the lookup; a 5xx (never processed) is confirmed again from the kept cres.
+      // Processed faults are found by the lookup; a 5xx (never processed) is confirmed again from
+      // the kept cres, in the background (a status read never sends anything to the gateway):
+      // read it as the component does, every few hundred ms, for a few seconds.
+      let status = await app.get(`/payments/${created.body.reference}`);
+      for (let i = 0; i < 40 && status.body.status === 'authenticating'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        status = await app.get(`/payments/${created.body.reference}`);
+      }
       assert.equal(status.body.status, 'approved', JSON.stringify(status.body));
       const record = await app.record(created.body.reference);
       assert.equal(record.status, 'SETTLED');

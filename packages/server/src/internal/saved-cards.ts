@@ -1,6 +1,6 @@
-import type { Request } from 'express';
 import { CheckoutError } from '../errors.js';
 import type { CardInput } from '../gateway.js';
+import type { Caller } from './caller.js';
 import type { Context } from './context.js';
 import { cardKeys } from './keys.js';
 import { maskPan } from './mask.js';
@@ -9,14 +9,8 @@ import type { PaymentRecord, SavedCard } from './records.js';
 // Saved-card lists outlive sessions; the merchant's store decides real durability (Redis persistence).
 const CARDS_TTL_MS = 400 * 24 * 60 * 60_000;
 const cardsKey = cardKeys.shopper;
-
-/** Who the shopper is, per the merchant's hook; `undefined` without saved cards or sign-in. */
-export async function shopperOf(ctx: Context, req: Request): Promise<string | undefined> {
-  const hooks = ctx.options.savedCards;
-  if (!hooks) return undefined;
-  const id = await hooks.shopperId(req);
-  return typeof id === 'string' && id.length > 0 && id.length <= 200 ? id : undefined;
-}
+/** Most saved cards one shopper keeps; a new one pushes the oldest out. */
+export const MAX_CARDS = 20;
 
 export async function listCards(ctx: Context, shopperId: string): Promise<SavedCard[]> {
   const raw = await ctx.store.get(cardsKey(shopperId));
@@ -43,7 +37,7 @@ async function writeHolders(ctx: Context, token: string, holders: string[]): Pro
 
 export async function addCard(ctx: Context, shopperId: string, card: SavedCard): Promise<void> {
   const cards = (await listCards(ctx, shopperId)).filter((c) => c.token !== card.token);
-  await writeCards(ctx, shopperId, [...cards, card].slice(-20));
+  await writeCards(ctx, shopperId, [...cards, card].slice(-MAX_CARDS));
   const holders = (await holdersOf(ctx, card.token)) ?? [];
   if (!holders.includes(shopperId)) await writeHolders(ctx, card.token, [...holders, shopperId]);
 }
@@ -90,13 +84,12 @@ export async function findSavedCard(
 /** Vaults a card when the merchant lets this shopper save one; `undefined` otherwise. */
 export async function registerCard(
   ctx: Context,
-  req: Request,
+  caller: Caller,
   shopperId: string | undefined,
   card: CardInput,
 ): Promise<SavedCard | undefined> {
-  const hooks = ctx.options.savedCards;
-  if (!hooks || !shopperId) return undefined;
-  if (hooks.maySaveCard && !(await hooks.maySaveCard(req))) return undefined;
+  if (!ctx.options.savedCards || !shopperId) return undefined;
+  if (!(await caller.maySaveCard())) return undefined;
   const { token } = await (await ctx.gateway()).cards.register(card);
   return {
     token,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseByteSize } from './json-body.js';
+import { parseByteSize } from './byte-size.js';
 import type { CheckoutOptions } from '../options.js';
 
 const KNOWN_KEYS = [
@@ -18,6 +18,7 @@ const KNOWN_KEYS = [
   'onPaymentCompleted',
   'onPaymentFailed',
   'onPaymentPending',
+  'onOrderChanged',
   'onWebhook',
   'logger',
   'environment',
@@ -63,10 +64,15 @@ function suggest(key: string, known: readonly string[]): string | undefined {
   return bestScore <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
 }
 
-function unknownKeyError(where: string, key: string, known: readonly string[]): TypeError {
+function unknownKeyError(
+  name: string,
+  where: string,
+  key: string,
+  known: readonly string[],
+): TypeError {
   const hint = suggest(key, known);
   return new TypeError(
-    `createCheckout: unknown option \`${where}${key}\`${hint ? `, did you mean \`${where}${hint}\`?` : ''}`,
+    `${name}: unknown option \`${where}${key}\`${hint ? `, did you mean \`${where}${hint}\`?` : ''}`,
   );
 }
 
@@ -124,6 +130,9 @@ const schema = z.strictObject({
         windowMs: z.number().int().positive().optional(),
         perIp: z.number().int().positive().optional(),
         perShopper: z.number().int().positive().optional(),
+        global: z.number().int().positive().optional(),
+        reads: z.number().int().positive().optional(),
+        ipv6Prefix: z.number().int().min(1).max(128).optional(),
       }),
     ])
     .optional(),
@@ -139,6 +148,7 @@ const schema = z.strictObject({
   onPaymentCompleted: fn.optional(),
   onPaymentFailed: fn.optional(),
   onPaymentPending: fn.optional(),
+  onOrderChanged: fn.optional(),
   onWebhook: fn.optional(),
   logger: z
     .looseObject(
@@ -157,52 +167,76 @@ const schema = z.strictObject({
   reconcileGraceMs: z.number().int().min(0).optional(),
 });
 
+const GATEWAY_FIX =
+  'pass a GatewayClient from @pg-checkout/node, or { token, secret, baseUrl } (npx pg-sandbox prints sandbox values ready for .env)';
+
+/** Names the missing or wrong gateway setting and how to fix it. */
+function checkGateway(name: string, gateway: unknown): void {
+  if (gateway === undefined || gateway === null)
+    throw new TypeError(`${name}: \`gateway\` is missing: ${GATEWAY_FIX}`);
+  if (typeof gateway !== 'object')
+    throw new TypeError(`${name}: \`gateway\` must be an object: ${GATEWAY_FIX}`);
+  if ('payments' in gateway) return;
+  const known = ['token', 'secret', 'baseUrl', 'timeoutMs'];
+  for (const key of Object.keys(gateway))
+    if (!known.includes(key)) throw unknownKeyError(name, 'gateway.', key, known);
+  const given = gateway as Record<string, unknown>;
+  const missing = (key: string, what: string) =>
+    new TypeError(
+      `${name}: missing ${key === 'baseUrl' ? 'base URL' : key}: \`gateway.${key}\` is required (${what}; usually from the environment, e.g. PG_${key === 'baseUrl' ? 'BASE_URL' : key.toUpperCase()})`,
+    );
+  if (!given.token) throw missing('token', 'the merchant token the gateway issued');
+  if (!given.secret) throw missing('secret', 'the merchant secret that signs each request');
+  if (!given.baseUrl)
+    throw missing('baseUrl', 'the gateway host only, e.g. https://gateway.example');
+  if (typeof given.baseUrl === 'string' && URL.canParse(given.baseUrl)) {
+    const path = new URL(given.baseUrl).pathname;
+    if (/\/pg\/api(\/|$)/.test(path))
+      throw new TypeError(
+        `${name}: \`gateway.baseUrl\` must be the host only, without ${path}: the client adds /pg/api itself (got ${given.baseUrl})`,
+      );
+  }
+}
+
 /** Checks the options once, at setup, and throws a TypeError that says exactly what is wrong. */
-export function validateOptions(options: unknown): CheckoutOptions {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function validateOptions(options: unknown, name = 'createCheckout'): CheckoutOptions<any> {
   if (!options || typeof options !== 'object')
-    throw new TypeError('createCheckout: options object is required');
+    throw new TypeError(`${name}: options object is required`);
   for (const key of Object.keys(options)) {
     if (!(KNOWN_KEYS as readonly string[]).includes(key))
-      throw unknownKeyError('', key, KNOWN_KEYS);
+      throw unknownKeyError(name, '', key, KNOWN_KEYS);
   }
-  const gateway = (options as { gateway?: unknown }).gateway;
-  if (gateway && typeof gateway === 'object' && !('payments' in gateway)) {
-    const known = ['token', 'secret', 'baseUrl', 'timeoutMs'];
-    for (const key of Object.keys(gateway))
-      if (!known.includes(key)) throw unknownKeyError('gateway.', key, known);
-    if (!('secret' in gateway))
-      throw new TypeError('createCheckout: missing secret: `gateway.secret` is required');
-  }
+  checkGateway(name, (options as { gateway?: unknown }).gateway);
   const parsed = schema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.join('.') || 'options';
-    throw new TypeError(`createCheckout: \`${path}\` ${issue.message}`);
+    throw new TypeError(`${name}: \`${path}\` ${issue.message}`);
   }
-  const result = options as CheckoutOptions;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const result = options as CheckoutOptions<any>;
   const environment =
     result.environment ?? (process.env.NODE_ENV === 'production' ? 'production' : 'development');
   if (environment === 'production') {
-    for (const [name, url] of [
+    for (const [option, url] of [
       ['publicUrl', result.publicUrl],
       ...Object.entries(result.redirectUrls ?? {}).map(([k, v]) => [`redirectUrls.${k}`, v]),
     ]) {
       if (new URL(url as string).protocol !== 'https:') {
-        throw new TypeError(
-          `createCheckout: \`${name}\` must use https in production (got ${url})`,
-        );
+        throw new TypeError(`${name}: \`${option}\` must use https in production (got ${url})`);
       }
     }
   }
   if (!result.webhookSecret && 'payments' in result.gateway) {
     throw new TypeError(
-      'createCheckout: `webhookSecret` is required when `gateway` is a client (it checks the gateway’s webhooks; with credentials it is `gateway.secret`)',
+      `${name}: \`webhookSecret\` is required when \`gateway\` is a client (it checks the gateway’s webhooks; with credentials it is \`gateway.secret\`)`,
     );
   }
   const methods = result.methods ?? ['card'];
   if (methods.some((m) => m !== 'card') && !result.redirectUrls) {
     throw new TypeError(
-      'createCheckout: `redirectUrls` { success, cancel, error } is required for hosted, redirect and eft methods',
+      `${name}: \`redirectUrls\` { success, cancel, error } is required for hosted, redirect and eft methods`,
     );
   }
   return { ...result, environment };

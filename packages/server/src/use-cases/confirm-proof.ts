@@ -1,19 +1,22 @@
 import type { PaymentState } from '../payment-state.js';
-import type { Context } from './context.js';
-import { classifyGatewayError, type GatewayFailure } from './gateway-errors.js';
-import { paymentKeys } from './keys.js';
+import type { Context } from '../internal/context.js';
+import { classifyGatewayError, type GatewayFailure } from '../internal/gateway-errors.js';
+import { paymentKeys } from '../internal/keys.js';
+import { alreadyPaidState, pendingState, stateFromFailure } from '../internal/outcomes.js';
+import { isFinal, loadPaymentSafely, type PaymentRecord } from '../internal/records.js';
+import { gatewayView, settle } from '../internal/settle.js';
 import {
   attemptReference,
+  move,
   paidAttempt,
   refreshAttempts,
   withOrder,
-  type LedgerAttempt,
-} from './ledger.js';
-import { alreadyPaidState, pendingState, stateFromFailure } from './outcomes.js';
-import { isFinal, loadPaymentSafely, type PaymentRecord } from './records.js';
-import { gatewayView, settle } from './settle.js';
+} from '../order/ledger.js';
 
-const RETRY_GAP_MS = 5_000;
+/** Least time between two sends of one kept proof, across instances. */
+const RETRY_GAP_MS = 1_000;
+/** When a kept proof is sent again after a confirm got no usable answer (ms after the bank's post). */
+const RETRY_SCHEDULE_MS = [1_500, 4_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000];
 /** How long a bank's post waits for the order's lock (another tab may be creating a payment). */
 const LOCK_WAIT_MS = 10_000;
 
@@ -34,10 +37,12 @@ export interface ProofPost {
   proof: string;
   /** `threeDSSessionData` (v2) or `MD` (v1) as the bank posted it, when it did. */
   binding?: string;
+  /** Set on a kept proof sent again: its place in the retry schedule. */
+  retry?: number;
 }
 
-const ledgerStatusOf = (state: PaymentState): LedgerAttempt['status'] =>
-  state.status === 'approved' ? 'paid' : isFinal(state) ? 'failed' : 'open';
+const eventOf = (state: PaymentState) =>
+  state.status === 'approved' ? 'charged' : isFinal(state) ? 'refused' : 'created';
 
 /** A record for a payment the store forgot, rebuilt from what the gateway and the reference say. */
 function recordFromGateway(
@@ -57,8 +62,8 @@ function recordFromGateway(
 }
 
 /**
- * Sends a bank's cres (v2) or PaRes (v1) to the gateway, under the order's lock and only while no
- * other attempt of the order is paid. The gateway decides: after any failure the payment is looked
+ * The bank's post on the v2 `callbackUrl` or the v1 `TermUrl`: sends its cres (v2) or PaRes (v1) to
+ * the gateway, under the order's lock and only while no other attempt of the order is paid. The gateway decides: after any failure the payment is looked
  * up, and while the gateway still waits for 3-D Secure nothing is settled (a junk or foreign proof
  * must not end a payment whose genuine proof is still coming).
  */
@@ -98,7 +103,7 @@ export async function confirmProof(ctx: Context, post: ProofPost): Promise<Proof
         ctx.logger.warn('3-D Secure proof not sent: another attempt already paid the order', {
           reference,
         });
-        attempt.status = 'failed';
+        move(ledger, post.n, 'superseded');
         const state = alreadyPaidState(reference);
         await settle(ctx, {
           ...(record ?? recordFromGateway(post, reference, undefined, state)),
@@ -122,9 +127,10 @@ export async function confirmProof(ctx: Context, post: ProofPost): Promise<Proof
           ...rest,
           retryProof: { version: post.version, proof: post.proof },
         });
+        scheduleRetries(ctx, reference, post, post.retry === undefined ? 0 : post.retry + 1);
         return { kind: 'waiting', reference, ...(pageOrigin ? { pageOrigin } : {}) };
       }
-      attempt.status = ledgerStatusOf(outcome.state);
+      move(ledger, post.n, eventOf(outcome.state));
       await settle(ctx, { ...rest, state: outcome.state });
       return {
         kind: 'done',
@@ -205,11 +211,30 @@ async function sendProof(
   return { kind: 'waiting' };
 }
 
-/** Re-sends a kept proof, at most once per few seconds across instances; returns the fresh record. */
-export async function retryPendingConfirm(
+/**
+ * Sends a kept proof again on a schedule, from the instance that took the bank's post, until the
+ * gateway decides or the 3-D Secure session ends. No read route sends anything to the gateway.
+ */
+function scheduleRetries(ctx: Context, reference: string, post: ProofPost, step: number): void {
+  const delay = RETRY_SCHEDULE_MS[step];
+  if (delay === undefined || delay > ctx.sessionTtlMs) return;
+  setTimeout(() => {
+    void (async () => {
+      const record = await loadPaymentSafely(ctx, reference);
+      if (!record?.retryProof || isFinal(record.state)) return;
+      // A send that again gets no usable answer schedules the next one itself (confirmProof).
+      await retryPendingConfirm(ctx, record, { ...post, retry: step });
+    })().catch((error: unknown) =>
+      ctx.logger.warn('re-sending a kept 3-D Secure proof failed', { reference, error }),
+    );
+  }, delay).unref();
+}
+
+/** Re-sends a kept proof, at most once per second across instances; returns the fresh record. */
+async function retryPendingConfirm(
   ctx: Context,
   record: PaymentRecord,
-  post: Pick<ProofPost, 'order' | 'n'>,
+  post: Pick<ProofPost, 'order' | 'n' | 'retry'>,
 ): Promise<PaymentRecord> {
   const kept = record.retryProof;
   if (!kept) return record;

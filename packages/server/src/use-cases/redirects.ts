@@ -1,24 +1,23 @@
-import express, { type Request, type Router } from 'express';
-import { CheckoutError } from '../../errors.js';
-import type { PaymentMethodName } from '../../options.js';
-import type { Context } from '../context.js';
-import { classifyGatewayError } from '../gateway-errors.js';
-import { asyncRoute, clientIpOf, enforceLimit, originGuard, scratch, sendJson } from '../guards.js';
+import { CheckoutError } from '../errors.js';
+import type { PaymentMethodName } from '../options.js';
+import type { Caller } from '../internal/caller.js';
+import type { Context } from '../internal/context.js';
+import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js';
+import { enforceLimits } from '../internal/limits.js';
+import { pendingState } from '../internal/outcomes.js';
+import type { RedirectCommand } from '../internal/schemas.js';
+import { saveSafely } from '../internal/settle.js';
 import {
   attemptReference,
-  nextAttempt,
+  move,
+  observe,
   paidAttempt,
   refreshAttempts,
-  statusOfRecord,
+  startAttempt,
   withOrder,
-  type LedgerAttempt,
-} from '../ledger.js';
-import { pendingState } from '../outcomes.js';
-import { saveSafely } from '../settle.js';
-import { jsonBody } from '../json-body.js';
-import { parseBody, parseOrder, RedirectBody } from '../schemas.js';
+} from '../order/ledger.js';
 
-type RedirectMethod = Exclude<PaymentMethodName, 'card'>;
+export type RedirectMethod = Exclude<PaymentMethodName, 'card'>;
 
 const LABEL: Record<RedirectMethod, string> = {
   hosted: 'Hosted-page',
@@ -35,7 +34,16 @@ const stillUnknown = () =>
     'The payment service did not answer in time. Please wait a moment before trying again; you will not be charged twice.',
   );
 
-async function startRedirect(ctx: Context, req: Request, method: RedirectMethod) {
+/**
+ * `POST {mount}/hosted|redirect|eft`: starts a payment on the gateway's own page for the caller's
+ * order, under the same lock, ledger and paid mark as card payments: one order is paid once.
+ */
+export async function startRedirect(
+  method: RedirectMethod,
+  { consumer }: RedirectCommand,
+  caller: Caller,
+  ctx: Context,
+) {
   if (!ctx.methods.includes(method)) {
     throw new CheckoutError(
       404,
@@ -43,11 +51,8 @@ async function startRedirect(ctx: Context, req: Request, method: RedirectMethod)
       `${LABEL[method]} payments are not offered here.`,
     );
   }
-  const { consumer } = parseBody(RedirectBody, req.body);
-  const clientIp = clientIpOf(req);
-  if (ctx.rateLimit)
-    await enforceLimit(ctx, `ip:${clientIp}`, ctx.rateLimit.perIp, ctx.rateLimit.windowMs);
-  const order = parseOrder(await ctx.options.resolveOrder(req));
+  await enforceLimits(ctx, caller, 'pay');
+  const order = await caller.order();
   if (method === 'hosted' && order.currency === 'ZAR') {
     throw new CheckoutError(
       400,
@@ -55,13 +60,15 @@ async function startRedirect(ctx: Context, req: Request, method: RedirectMethod)
       'The hosted page is for payments in currencies other than ZAR.',
     );
   }
-  const pageOrigin = scratch(req).pageOrigin!;
-  // The same lock, ledger and paid mark as card payments: one order is paid once, by any method.
   return withOrder(ctx, order.reference, async ({ ledger }) => {
     if (paidAttempt(ledger)) throw alreadyPaid();
     if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') throw stillUnknown();
     if (paidAttempt(ledger)) throw alreadyPaid();
-    const n = nextAttempt(ledger);
+    const { n, attempt } = startAttempt(ctx, ledger, {
+      method,
+      amount: order.amount,
+      currency: order.currency,
+    });
     const merchantReference = attemptReference(order.reference, n);
     const transaction = {
       reference: merchantReference,
@@ -73,7 +80,7 @@ async function startRedirect(ctx: Context, req: Request, method: RedirectMethod)
     const mergedConsumer =
       consumer || order.consumer ? { ...consumer, ...order.consumer } : undefined;
     const gateway = await ctx.gateway();
-    const options = clientIp ? { forwardedFor: clientIp } : {};
+    const options = { forwardedFor: caller.clientIp };
     const request = {
       transaction,
       ...(mergedConsumer ? { consumer: mergedConsumer } : {}),
@@ -81,8 +88,6 @@ async function startRedirect(ctx: Context, req: Request, method: RedirectMethod)
         ? { affiliateMerchantId: order.affiliateMerchantId }
         : {}),
     };
-    const attempt: LedgerAttempt = { method, status: 'unknown', openedAt: Date.now() };
-    ledger.attempts[n] = attempt;
     let result: { reference: string; redirectUrl: string };
     try {
       result =
@@ -104,25 +109,24 @@ async function startRedirect(ctx: Context, req: Request, method: RedirectMethod)
         // The store forgot this attempt; the gateway has it. Read it, and let the shopper retry.
         const found = await gateway.reconcile(merchantReference);
         if (found.found) {
-          attempt.reference = found.record.reference;
-          attempt.status = statusOfRecord(found.record);
+          observe(attempt, found.record);
           if (attempt.status === 'paid') throw alreadyPaid();
         }
         throw new CheckoutError(409, 'conflict', 'Please try again.');
       }
       if (failure.kind === 'outcome_unknown') throw error; // stays `unknown`: the next try reconciles
-      delete ledger.attempts[n];
-      throw error;
+      move(ledger, n, 'never_created');
+      throw setupFault(ctx, failure, error) ?? error;
     }
     attempt.reference = result.reference;
-    attempt.status = 'open';
+    move(ledger, n, 'created');
     await saveSafely(ctx, {
       reference: result.reference,
       merchantReference,
       orderReference: order.reference,
       amount: order.amount,
       currency: order.currency,
-      pageOrigin,
+      ...(caller.pageOrigin ? { pageOrigin: caller.pageOrigin } : {}),
       method,
       state: pendingState(result.reference),
     });
@@ -133,22 +137,4 @@ async function startRedirect(ctx: Context, req: Request, method: RedirectMethod)
       clientSecret: ctx.secrets.clientSecret(result.reference, merchantReference),
     };
   });
-}
-
-/** Hosted page (v3, non-ZAR), hosted redirect and instant EFT: each answers where to send the shopper. */
-export function redirectRoutes(ctx: Context): Router {
-  const router = express.Router();
-  const guard = originGuard(ctx);
-  const json = jsonBody(ctx.bodyLimitBytes);
-  for (const method of ['hosted', 'redirect', 'eft'] as const) {
-    router.post(
-      `/${method}`,
-      guard,
-      json,
-      asyncRoute(async (req, res) => {
-        sendJson(res, 200, await startRedirect(ctx, req, method));
-      }),
-    );
-  }
-  return router;
 }

@@ -2,15 +2,30 @@ import { maskPan } from '@pg-checkout/protocol';
 
 export { maskPan };
 
-// Runs of 12-19 digits, optionally split by spaces or dashes: anything that may be a card number.
+// Runs of 12-19 digits, optionally split by spaces or dashes: what may be a card number, masked
+// when it passes the Luhn check (a card number always does; most order numbers do not).
 const PAN_LIKE = /\b(?:\d[ -]?){11,18}\d\b/g;
+
+/** Whether a digit string passes the Luhn check (the check digit of every card number). */
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1 && (d *= 2) > 9) d -= 9;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
 const PAN_KEYS = /^(number|cardnumber|card_number|pan|accountnumber)$/i;
 const SECRET_KEYS =
   /^(cvv|cvc|cvv2|cvc2|csc|securitycode|security_code|secret|password|x-signature|authorization)$/i;
 
 /** Masks anything in free text that looks like a card number. */
 export function redactText(text: string): string {
-  return text.replace(PAN_LIKE, (match) => maskPan(match));
+  return text.replace(PAN_LIKE, (match) => {
+    const digits = match.replace(/[ -]/g, '');
+    return luhnValid(digits) ? maskPan(match) : match;
+  });
 }
 
 /** A deep copy with card numbers masked and CVVs and secrets removed, safe to log. */

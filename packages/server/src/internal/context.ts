@@ -4,18 +4,36 @@ import { redactingLogger, stderrLogger } from '../logger.js';
 import type { CheckoutOptions, PaymentMethodName } from '../options.js';
 import { MemoryStore } from '../stores/memory.js';
 import type { CheckoutStore } from '../stores/store.js';
+import { parseByteSize } from './byte-size.js';
 import { createGatewayClient } from './client.js';
-import { parseByteSize } from './json-body.js';
 import { createSecrets, type Secrets } from './secrets.js';
 
-/** The validated options with every default filled in, shared by the routes. */
+/** Limits with every default filled in. */
+export interface Limits {
+  windowMs: number;
+  perIp: number;
+  perShopper: number;
+  reads: number;
+  /** Per instance and window: payment starts, saved-card changes, reads. */
+  ceiling: { pay: number; cards: number; read: number };
+  ipv6Prefix: number;
+}
+
+/**
+ * The core's dependencies, built once from the validated options: the gateway client, the store,
+ * the clock, the limits and the merchant's hooks. Every use case takes it as its last argument.
+ */
 export interface Context {
-  options: CheckoutOptions;
+  // The hooks take the adapter's request, which the core only passes through.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  options: CheckoutOptions<any>;
   store: CheckoutStore;
   logger: CheckoutLogger;
   gateway: () => Promise<CheckoutGateway>;
   /** Client secrets and 3-D Secure session tokens (stateless HMACs). */
   secrets: Secrets;
+  /** Milliseconds since the epoch; the core reads time only here. */
+  now: () => number;
   publicUrl: string;
   publicOrigin: string;
   /** Largest JSON body the browser routes read, in bytes (`bodyLimit`, default 16 KiB). */
@@ -27,14 +45,22 @@ export interface Context {
   sessionTtlMs: number;
   reconcileGraceMs: number;
   recordTtlMs: number;
-  rateLimit: false | { windowMs: number; perIp: number; perShopper: number };
+  rateLimit: false | Limits;
+  /** Setup faults already said in the log (each is said once, loudly). */
+  said: Set<string>;
 }
 
-export function createContext(options: CheckoutOptions): Context {
+export function createContext(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  options: CheckoutOptions<any>,
+  { now = Date.now }: { now?: () => number } = {},
+): Context {
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const gatewayOption = options.gateway;
   let client: Promise<CheckoutGateway> | undefined;
   const credentials = 'payments' in gatewayOption ? undefined : gatewayOption;
+  const limits = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
+  const ceiling = limits?.global ?? 600;
   return {
     options,
     store: options.store ?? new MemoryStore(),
@@ -47,7 +73,9 @@ export function createContext(options: CheckoutOptions): Context {
       ...(options.sessionSecret ? { sessionSecret: options.sessionSecret } : {}),
       derivedFrom: credentials?.secret ?? options.webhookSecret,
       sessionTtlMs: options.sessionTtlMs ?? 30 * 60_000,
+      now,
     }),
+    now,
     publicUrl,
     publicOrigin: new URL(publicUrl).origin,
     allowedOrigins: options.allowedOrigins?.map((o) => new URL(o).origin),
@@ -57,13 +85,33 @@ export function createContext(options: CheckoutOptions): Context {
     sessionTtlMs: options.sessionTtlMs ?? 30 * 60_000,
     reconcileGraceMs: options.reconcileGraceMs ?? 60_000,
     recordTtlMs: 24 * 60 * 60_000,
-    rateLimit:
-      options.rateLimit === false
-        ? false
-        : {
-            windowMs: options.rateLimit?.windowMs ?? 60_000,
-            perIp: options.rateLimit?.perIp ?? 20,
-            perShopper: options.rateLimit?.perShopper ?? 10,
+    rateLimit: limits
+      ? {
+          windowMs: limits.windowMs ?? 60_000,
+          perIp: limits.perIp ?? 20,
+          perShopper: limits.perShopper ?? 10,
+          reads: limits.reads ?? 120,
+          ceiling: {
+            pay: ceiling,
+            cards: Math.max(10, Math.floor(ceiling / 10)),
+            read: ceiling * 5,
           },
+          ipv6Prefix: limits.ipv6Prefix ?? 64,
+        }
+      : false,
+    said: new Set(),
   };
+}
+
+/** Says a setup fault once per process and checkout, loudly: a merchant must see it, a log must not fill. */
+export function sayOnce(
+  ctx: Context,
+  key: string,
+  message: string,
+  fields: Record<string, unknown>,
+  level: 'warn' | 'error' = 'error',
+): void {
+  if (ctx.said.has(key)) return;
+  ctx.said.add(key);
+  ctx.logger[level](message, fields);
 }

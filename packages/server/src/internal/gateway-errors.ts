@@ -1,3 +1,6 @@
+import { misconfigured, type CheckoutError } from '../errors.js';
+import { sayOnce, type Context } from './context.js';
+
 /** How the middleware treats a failure thrown by the gateway client. */
 export type GatewayFailure =
   | {
@@ -13,7 +16,8 @@ export type GatewayFailure =
   | { kind: 'duplicate' }
   | { kind: 'outcome_unknown' }
   | { kind: 'unavailable' }
-  | { kind: 'misconfigured' }
+  /** A setup fault: the base URL answers "no such endpoint", or the credentials were refused. */
+  | { kind: 'misconfigured'; reason: 'no_endpoint' | 'credentials' }
   | { kind: 'not_gateway' };
 
 // Class names along the prototype chain: survives two copies of @pg-checkout/node where instanceof would not.
@@ -56,6 +60,10 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
       ? e.originalErrorCode
       : undefined;
   if (names.has('DuplicateReferenceError')) return { kind: 'duplicate' };
+  // A path the gateway does not have (a base URL with /pg/api appended): nothing was processed.
+  // The gateway answers every decision it makes on a real endpoint, never with a bare 404.
+  if (e.statusCode === 404 && !originalErrorCode && (e.code === -1 || e.code === undefined))
+    return { kind: 'misconfigured', reason: 'no_endpoint' };
   if (names.has('RequestRejectedError'))
     return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
   if (names.has('ThreeDSecureFailedError'))
@@ -78,7 +86,7 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
   // Our own client refused to send it (a field breaks the gateway's rules): nothing was sent.
   if (names.has('InvalidRequestError'))
     return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
-  if (names.has('SignatureError')) return { kind: 'misconfigured' };
+  if (names.has('SignatureError')) return { kind: 'misconfigured', reason: 'credentials' };
   if (names.has('GatewayError')) {
     if (typeof e.statusCode === 'number' && e.statusCode >= 500) return { kind: 'outcome_unknown' };
     if (e.code === 3) return { kind: 'authentication_failed', message, originalErrorCode };
@@ -90,4 +98,27 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
     return { kind: 'unavailable' };
   }
   return { kind: 'not_gateway' };
+}
+
+const FIXES = {
+  no_endpoint:
+    'the gateway answered "no such endpoint": gateway.baseUrl must be the host only (e.g. https://gateway.example), without /pg/api, which the client adds',
+  credentials:
+    'the gateway refused the signature or token: check gateway.token and gateway.secret (and that they belong to this environment)',
+} as const;
+
+/**
+ * A setup fault as the browser's 503 `misconfigured` (never a decline), said once, loudly, with
+ * the setting to fix. `undefined` when the failure is not a setup fault.
+ */
+export function setupFault(
+  ctx: Context,
+  failure: GatewayFailure,
+  error: unknown,
+): CheckoutError | undefined {
+  if (failure.kind !== 'misconfigured') return undefined;
+  sayOnce(ctx, `gateway:${failure.reason}`, `pg-checkout setup error: ${FIXES[failure.reason]}`, {
+    error,
+  });
+  return misconfigured();
 }

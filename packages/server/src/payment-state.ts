@@ -50,6 +50,6 @@ export type OwnedPaymentState = PaymentState & { clientSecret?: string };
 export function httpStatusOf(state: PaymentState): number {
   if (state.success) return 200;
   if (state.status === 'declined') return 402;
-  if (state.code === 'already_paid') return 409;
+  if (state.code === 'already_paid' || state.code === 'order_changed') return 409;
   return state.code === 'gateway_timeout' ? 504 : 502;
 }

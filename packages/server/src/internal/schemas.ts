@@ -52,7 +52,10 @@ export const ConsumerSchema = z.object({
     .optional(),
 });
 
+export type CreatePaymentCommand = z.infer<typeof CreatePaymentBody>;
+
 export const RedirectBody = z.object({ consumer: ConsumerSchema.optional() });
+export type RedirectCommand = z.infer<typeof RedirectBody>;
 
 export const AddCardBody = z.object({ card: RawCardSchema });
 

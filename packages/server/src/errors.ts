@@ -1,3 +1,5 @@
+import type { CheckoutLogger } from './logger.js';
+
 /** Stable codes of the browser API's `{ success: false, message, code }` answers. */
 export type CheckoutErrorCode =
   | 'invalid_request'
@@ -22,6 +24,8 @@ export type CheckoutErrorCode =
   | 'webhook_invalid'
   | 'webhook_not_configured'
   | 'webhook_handler_failed'
+  | 'order_changed'
+  | 'misconfigured'
   | 'internal_error';
 
 /**
@@ -45,4 +49,29 @@ export class CheckoutError extends Error {
     this.code = code;
     this.headers = headers;
   }
+}
+
+/** A store failure before anything was sent to the gateway: nothing was charged, say so. */
+export function storeUnavailable(logger: CheckoutLogger, error: unknown): CheckoutError {
+  if (error instanceof CheckoutError) return error;
+  logger.error('store unavailable', { error });
+  return new CheckoutError(
+    503,
+    'store_unavailable',
+    'We could not start the payment right now. Nothing was charged; please try again in a moment.',
+    { 'Retry-After': '5' },
+  );
+}
+
+/**
+ * A setup fault of the shop (no client address, a wrong gateway URL or credentials): the shopper
+ * is never told their card failed. Used only where the fault proves nothing was processed.
+ */
+export function misconfigured(): CheckoutError {
+  return new CheckoutError(
+    503,
+    'misconfigured',
+    'Payments are not available right now because of a problem at the shop. Nothing was charged.',
+    { 'Retry-After': '60' },
+  );
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { CheckoutError } from '../errors.js';
+import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { LookupRecord } from '../gateway.js';
 import type { PaymentMethodName } from '../options.js';
-import type { Context } from './context.js';
-import { classifyGatewayError } from './gateway-errors.js';
-import { storeUnavailable } from './guards.js';
-import { orderKeys } from './keys.js';
+import type { Context } from '../internal/context.js';
+import { classifyGatewayError } from '../internal/gateway-errors.js';
+import { orderKeys } from '../internal/keys.js';
+import { nextStatus, observed, type AttemptEvent, type AttemptStatus } from './states.js';
 
 /**
  * What the middleware remembers of one order's attempts. A cache of the gateway: when it is
@@ -19,13 +19,13 @@ export interface Ledger {
 export interface LedgerAttempt {
   /** How it was started; `undefined` when read back from the gateway. */
   method?: PaymentMethodName;
-  /**
-   * `unknown`: its create got no answer; `open`: created, not final (3-D Secure, a payment page);
-   * `failed`: final and not charged; `paid`: charged.
-   */
-  status: 'unknown' | 'open' | 'failed' | 'paid';
+  /** See {@link AttemptStatus}; moved only through {@link move} and {@link observe}. */
+  status: AttemptStatus;
   /** The gateway's reference, once known. */
   reference?: string;
+  /** What the attempt asks the gateway to charge (or, read back, what the gateway holds). */
+  amount?: number;
+  currency?: string;
   /** When its create was sent (ms since the epoch); 0 when read back from the gateway. */
   openedAt: number;
 }
@@ -49,17 +49,22 @@ export function parseAttemptReference(
 }
 
 /** The ledger status a lookup record means. */
-export function statusOfRecord(record: LookupRecord): LedgerAttempt['status'] {
-  switch (record.status) {
-    case 'SETTLED':
-    case 'AUTHORIZED':
-      return 'paid';
-    case 'NEW':
-    case 'THREE_D_SECURE':
-      return 'open';
-    default:
-      return 'failed';
-  }
+export const statusOfRecord = (record: LookupRecord): AttemptStatus => observed(record.status);
+
+/** Applies one of our own moves ({@link ATTEMPT_TRANSITIONS}); `never_created` frees the number. */
+export function move(ledger: Ledger, n: number, event: AttemptEvent): void {
+  const attempt = ledger.attempts[n];
+  const next = nextStatus(attempt ? attempt.status : 'absent', event);
+  if (next === null) delete ledger.attempts[n];
+  else if (attempt) attempt.status = next;
+}
+
+/** Takes the gateway's word for an attempt: its lookup record. */
+export function observe(attempt: LedgerAttempt, record: LookupRecord): void {
+  attempt.status = observed(record.status);
+  attempt.reference = record.reference;
+  attempt.amount = record.amount;
+  attempt.currency = record.currency;
 }
 
 /**
@@ -73,6 +78,21 @@ export function nextAttempt(ledger: Ledger): number {
   if (n > MAX_ATTEMPTS)
     throw new CheckoutError(409, 'conflict', 'This order has had too many payment attempts.');
   return n;
+}
+
+/** Takes the next number for a create about to be sent: the attempt is `unknown` until answered. */
+export function startAttempt(
+  ctx: Context,
+  ledger: Ledger,
+  fields: { method: PaymentMethodName; amount: number; currency: string },
+): { n: number; attempt: LedgerAttempt } {
+  const n = nextAttempt(ledger);
+  const status = nextStatus('absent', 'sent');
+  const attempt: LedgerAttempt = { ...fields, status: status!, openedAt: ctx.now() };
+  // Written back with the lock's release: a crash mid-call leaves the number unused, and reusing
+  // it makes the gateway refuse the second create as a duplicate rather than charge again.
+  ledger.attempts[n] = attempt;
+  return { n, attempt };
 }
 
 export const paidAttempt = (ledger: Ledger): [number, LedgerAttempt] | undefined => {
@@ -103,11 +123,9 @@ export async function rebuildLedger(ctx: Context, order: string): Promise<Ledger
       );
     }
     if (!result.found) return { attempts };
-    attempts[n] = {
-      status: statusOfRecord(result.record),
-      reference: result.record.reference,
-      openedAt: 0,
-    };
+    const attempt: LedgerAttempt = { status: 'unknown', openedAt: 0 };
+    observe(attempt, result.record);
+    attempts[n] = attempt;
   }
   throw new CheckoutError(409, 'conflict', 'This order has had too many payment attempts.');
 }
@@ -136,7 +154,7 @@ export async function withOrder<T>(
   options: { waitMs?: number; degraded?: boolean } = {},
 ): Promise<T> {
   const keys = orderKeys(order);
-  const deadline = Date.now() + (options.waitMs ?? 0);
+  const deadline = ctx.now() + (options.waitMs ?? 0);
   // Fences the write-back: after a store restart another request may hold the lock anew.
   const token = randomBytes(12).toString('base64url');
   let raw: string | undefined;
@@ -147,7 +165,7 @@ export async function withOrder<T>(
       claim = await ctx.store.lockAndGet(keys.lock, LOCK_TTL_MS, keys.ledger, token);
     } catch (error) {
       if (!options.degraded) {
-        throw storeUnavailable(ctx, error);
+        throw storeUnavailable(ctx.logger, error);
       }
       ctx.logger.error('store unavailable; reading the order from the gateway', { error });
       stored = false;
@@ -157,7 +175,7 @@ export async function withOrder<T>(
       raw = claim.value;
       break;
     }
-    if (Date.now() >= deadline)
+    if (ctx.now() >= deadline)
       throw new CheckoutError(409, 'conflict', 'A payment for this order is already in progress.');
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
@@ -264,19 +282,15 @@ export async function refreshAttempts(
       if (attempt.status === 'unknown') wait = true;
       continue;
     }
-    if (result.found) {
-      attempt.status = statusOfRecord(result.record);
-      attempt.reference = result.record.reference;
-    } else if (attempt.status === 'unknown') {
-      if (Date.now() - attempt.openedAt < ctx.reconcileGraceMs) {
+    if (result.found) observe(attempt, result.record);
+    else if (attempt.status === 'unknown') {
+      if (ctx.now() - attempt.openedAt < ctx.reconcileGraceMs) {
         ctx.logger.info('payment not found yet; waiting before treating it as never created', {
           order,
           n,
         });
         wait = true;
-      } else {
-        delete ledger.attempts[key];
-      }
+      } else move(ledger, n, 'never_created');
     }
   }
   return wait ? 'wait' : 'ok';

@@ -1,0 +1,55 @@
+import { CheckoutError } from '../errors.js';
+import type { Context } from '../internal/context.js';
+import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js';
+import { jsonAnswer, type HttpAnswer } from './exchange.js';
+
+const answer = (status: number, code: string, message: string, headers?: Record<string, string>) =>
+  jsonAnswer(status, { success: false, message, code }, headers);
+
+/**
+ * Every failure as `{ success: false, message, code }` JSON with its status; never a stack trace.
+ * `where` names the route in the log of a 5xx.
+ */
+export function errorAnswer(
+  ctx: Context,
+  error: unknown,
+  where: { method: string; path: string },
+): HttpAnswer {
+  if (error instanceof CheckoutError)
+    return answer(error.status, error.code, error.message, error.headers);
+  const failure = classifyGatewayError(error);
+  const fault = setupFault(ctx, failure, error);
+  if (fault) return answer(fault.status, fault.code, fault.message, fault.headers);
+  let result: HttpAnswer;
+  if (failure.kind === 'outcome_unknown') {
+    result = answer(
+      504,
+      'gateway_timeout',
+      'The payment service did not answer in time. Please try again shortly.',
+    );
+  } else if (failure.kind === 'unavailable') {
+    result = answer(
+      502,
+      'gateway_unavailable',
+      'The payment service is unavailable. Please try again shortly.',
+    );
+  } else if (failure.kind === 'rejected') {
+    // The gateway (or our client's schema) refused the request as malformed: nothing was created.
+    return answer(400, 'invalid_request', `The payment was not accepted: ${failure.message}`);
+  } else if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
+    return answer(
+      402,
+      failure.kind === 'declined' ? 'card_declined' : 'authentication_failed',
+      failure.message,
+    );
+  } else {
+    // No word about charges here: this handler cannot know whether the gateway was called.
+    result = answer(
+      500,
+      'internal_error',
+      'Something went wrong on our side. Please wait a moment and check your order before trying again.',
+    );
+  }
+  ctx.logger.error('checkout request failed', { ...where, status: result.status, error });
+  return result;
+}

@@ -1,0 +1,219 @@
+import type { Context } from '../internal/context.js';
+import { callerOf } from '../internal/caller.js';
+import { completionPage, methodPageCsp, type CompletionKind } from '../internal/html.js';
+import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../internal/schemas.js';
+import { httpStatusOf, type OwnedPaymentState } from '../payment-state.js';
+import { confirmProof, type ProofResult } from '../use-cases/confirm-proof.js';
+import { confirmStep2 } from '../use-cases/confirm-step2.js';
+import { payByCard } from '../use-cases/pay-by-card.js';
+import { startRedirect } from '../use-cases/redirects.js';
+import { deleteCard, saveCard, savedCards } from '../use-cases/saved-cards.js';
+import { orderStatus, paymentStatus } from '../use-cases/status.js';
+import { methodContent, sessionAttempt } from '../use-cases/three-ds-pages.js';
+import { receiveWebhook } from '../use-cases/webhooks.js';
+import { jsonAnswer, type BodyKind, type HttpAnswer, type HttpExchange } from './exchange.js';
+import { callerFor, ownedReference } from './guards.js';
+
+/** One route of the browser API (docs/contracts.md): guard, parse, call, send. */
+export interface Route {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Express-style path under the mount point, with `:name` parameters. */
+  path: string;
+  body: BodyKind;
+  /** Answers as an HTML page, never JSON, whatever fails (the bank's frame shows it). */
+  page?: true;
+  run(ex: HttpExchange, ctx: Context): Promise<HttpAnswer>;
+}
+
+const state = (s: OwnedPaymentState) => jsonAnswer(httpStatusOf(s), s);
+
+const PAGE_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+};
+
+export function pageAnswer(status: number, kind: CompletionKind, result?: ProofResult): HttpAnswer {
+  const reference = result && 'reference' in result ? result.reference : undefined;
+  const pageOrigin = result && 'pageOrigin' in result ? result.pageOrigin : undefined;
+  const { html, csp } = completionPage(kind, reference, pageOrigin);
+  return { status, headers: { ...PAGE_HEADERS, 'Content-Security-Policy': csp }, body: html };
+}
+
+const field = (body: unknown, name: string): string | undefined => {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' && value.length > 0 && value.length <= 20_000
+    ? value
+    : undefined;
+};
+
+/** The bank's post on the v2 callbackUrl (`cres`) or the v1 TermUrl (`PaRes`): always a page. */
+const completion =
+  (version: 1 | 2): Route['run'] =>
+  async (ex, ctx) => {
+    const attempt = sessionAttempt(ctx, ex.params.session);
+    if (!attempt) return pageAnswer(404, 'unknown');
+    const proof = version === 2 ? field(ex.body, 'cres') : field(ex.body, 'PaRes');
+    const binding = version === 2 ? field(ex.body, 'threeDSSessionData') : field(ex.body, 'MD');
+    if (!proof) {
+      ctx.logger.warn('3-D Secure post without a proof', { version });
+      return pageAnswer(400, 'rejected');
+    }
+    try {
+      const result = await confirmProof(ctx, {
+        ...attempt,
+        version,
+        proof,
+        ...(binding !== undefined ? { binding } : {}),
+      });
+      if (result.kind === 'rejected') return pageAnswer(400, 'rejected', result);
+      return pageAnswer(200, result.kind === 'waiting' ? 'checking' : 'done', result);
+    } catch (error) {
+      ctx.logger.error('3-D Secure completion failed; the shopper sees the result by polling', {
+        error,
+      });
+      return pageAnswer(503, 'unavailable');
+    }
+  };
+
+const redirectRoute = (method: 'hosted' | 'redirect' | 'eft'): Route => ({
+  method: 'POST',
+  path: `/${method}`,
+  body: 'json',
+  run: async (ex, ctx) => {
+    const caller = callerFor(ctx, ex, true);
+    const cmd = parseBody(RedirectBody, ex.body);
+    return jsonAnswer(200, await startRedirect(method, cmd, caller, ctx));
+  },
+});
+
+const webhookRoute = (type: 'payment' | 'payout'): Route => ({
+  method: 'POST',
+  path: type === 'payment' ? '/webhooks/notify' : '/webhooks/payout',
+  body: 'raw',
+  run: async (ex, ctx) => {
+    const { status, body } = await receiveWebhook(type, ex.body, ctx);
+    return jsonAnswer(status, body);
+  },
+});
+
+/** Busiest first: a request is matched against the routes in order (no paths overlap). */
+export const ROUTES: readonly Route[] = [
+  {
+    method: 'GET',
+    path: '/config',
+    body: 'none',
+    run: async (ex, ctx) => {
+      // Display only: no limit, no client address needed; the order comes from resolveOrder.
+      const order = await callerOf(ctx, ex.request, {
+        clientIp: '',
+        pageOrigin: undefined,
+      }).order();
+      return jsonAnswer(200, {
+        success: true,
+        amount: order.amount,
+        currency: order.currency,
+        methods: ctx.methods,
+        savedCards: Boolean(ctx.options.savedCards),
+      });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/payments',
+    body: 'json',
+    run: async (ex, ctx) => {
+      const caller = callerFor(ctx, ex, true);
+      const cmd = parseBody(CreatePaymentBody, ex.body);
+      return state(await payByCard(cmd, caller, ctx));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/payments/:reference/3dsv2/confirm',
+    body: 'json',
+    run: async (ex, ctx) => {
+      const caller = callerFor(ctx, ex, true);
+      const payment = ownedReference(ctx, ex);
+      return state(await confirmStep2(payment, caller, ctx));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/payments/:reference',
+    body: 'none',
+    run: async (ex, ctx) => {
+      const payment = ownedReference(ctx, ex);
+      return state(await paymentStatus(payment, callerFor(ctx, ex, false), ctx));
+    },
+  },
+  {
+    method: 'GET',
+    path: '/order',
+    body: 'none',
+    run: async (ex, ctx) => {
+      const answer = await orderStatus(callerFor(ctx, ex, false), ctx);
+      return jsonAnswer(200, answer, answer.status === 'checking' ? { 'Retry-After': '2' } : {});
+    },
+  },
+  {
+    method: 'GET',
+    path: '/3ds/:session/method',
+    body: 'none',
+    page: true,
+    run: async (ex, ctx) => {
+      const attempt = sessionAttempt(ctx, ex.params.session);
+      if (!attempt) return pageAnswer(404, 'unknown');
+      try {
+        const method = await methodContent(ctx, attempt);
+        if (!method) return pageAnswer(404, 'unknown');
+        return {
+          status: 200,
+          headers: {
+            ...PAGE_HEADERS,
+            'Content-Security-Policy': methodPageCsp(method.content, method.frameAncestor),
+          },
+          body: Buffer.from(method.content, 'utf8'),
+        };
+      } catch (error) {
+        // The method step is best effort: the component confirms Step 2 after its timer anyway.
+        ctx.logger.warn('3-D Secure method page unavailable', { error });
+        return pageAnswer(503, 'unavailable');
+      }
+    },
+  },
+  { method: 'POST', path: '/3ds/:session/callback', body: 'form', page: true, run: completion(2) },
+  { method: 'POST', path: '/3ds/:session/term', body: 'form', page: true, run: completion(1) },
+  redirectRoute('hosted'),
+  redirectRoute('redirect'),
+  redirectRoute('eft'),
+  {
+    method: 'GET',
+    path: '/cards',
+    body: 'none',
+    run: async (ex, ctx) =>
+      jsonAnswer(200, { success: true, cards: await savedCards(callerFor(ctx, ex, false), ctx) }),
+  },
+  {
+    method: 'POST',
+    path: '/cards',
+    body: 'json',
+    run: async (ex, ctx) => {
+      const caller = callerFor(ctx, ex, true);
+      const { card } = parseBody(AddCardBody, ex.body);
+      return jsonAnswer(201, { success: true, card: await saveCard(card, caller, ctx) });
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/cards/:token',
+    body: 'none',
+    run: async (ex, ctx) => {
+      const caller = callerFor(ctx, ex, true);
+      await deleteCard(ex.params.token ?? '', caller, ctx);
+      return jsonAnswer(200, { success: true });
+    },
+  },
+  webhookRoute('payment'),
+  webhookRoute('payout'),
+];

@@ -1,0 +1,34 @@
+export { createCheckoutCore, type CheckoutCore } from './core.js';
+export type {
+  CheckoutOptions,
+  CheckoutOrder,
+  GatewayCredentials,
+  OrderChangedEvent,
+  PaymentEvent,
+  PaymentMethodName,
+  RateLimitOptions,
+  WebhookEvent,
+} from './options.js';
+export type { OwnedPaymentState, PaymentState, ThreeDSAction } from './payment-state.js';
+export type { OrderStatusAnswer } from './use-cases/status.js';
+export type {
+  CheckoutGateway,
+  PaymentOutcome,
+  ConfirmOutcome,
+  LookupRecord,
+  CallOptions,
+} from './gateway.js';
+export { CheckoutError, type CheckoutErrorCode } from './errors.js';
+export { type CheckoutLogger, stderrLogger } from './logger.js';
+export type { CheckoutStore } from './stores/store.js';
+export { MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
+export { RedisStore, type RedisStoreOptions } from './stores/redis.js';
+export type { BodyKind, HttpAnswer, HttpExchange } from './http/exchange.js';
+export type { Route } from './http/routes.js';
+export {
+  ATTEMPT_TRANSITIONS,
+  orderStatusOf,
+  type AttemptEvent,
+  type AttemptStatus,
+  type OrderStatus,
+} from './order/states.js';

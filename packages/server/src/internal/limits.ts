@@ -1,0 +1,100 @@
+import { isIP } from 'node:net';
+import { CheckoutError, storeUnavailable } from '../errors.js';
+import type { Caller } from './caller.js';
+import type { Context, Limits } from './context.js';
+
+/** What a limited route does: starts a payment, changes saved cards, or reads what the gateway says. */
+export type LimitKind = 'pay' | 'cards' | 'read';
+
+/**
+ * The bucket a client is counted in: an IPv4 address as it is (an IPv4-mapped IPv6 address as its
+ * IPv4), an IPv6 address by its network prefix (one home line has 2^64 addresses).
+ */
+export function clientKey(ip: string, ipv6Prefix: number): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (isIP(ip) !== 6) return ip;
+  const words = expandIPv6(ip);
+  const bits = Math.max(0, Math.min(128, ipv6Prefix));
+  const kept = words.map((word, i) => {
+    const from = i * 16;
+    if (bits >= from + 16) return word;
+    if (bits <= from) return 0;
+    return word & (0xffff << (16 - (bits - from)));
+  });
+  return `${kept.map((w) => w.toString(16)).join(':')}/${bits}`;
+}
+
+/** The eight 16-bit words of an IPv6 address (zone dropped, `::` and a dotted IPv4 tail expanded). */
+function expandIPv6(ip: string): number[] {
+  let text = ip.split('%')[0]!.toLowerCase();
+  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (tail) {
+    const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', rest] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = rest === undefined ? [] : rest ? rest.split(':') : [];
+  const fill = rest === undefined ? [] : Array(8 - left.length - right.length).fill('0');
+  return [...left, ...fill, ...right].map((w) => parseInt(w, 16) || 0);
+}
+
+/** The per-instance ceiling: counted in process, so a limit costs no store round trip more. */
+const ceilings = new WeakMap<Context, Map<string, number>>();
+
+function overCeiling(ctx: Context, limits: Limits, kind: LimitKind, window: number): boolean {
+  let counts = ceilings.get(ctx);
+  if (!counts) ceilings.set(ctx, (counts = new Map()));
+  const key = `${kind}:${window}`;
+  const count = (counts.get(key) ?? 0) + 1;
+  if (count === 1)
+    for (const old of counts.keys()) if (!old.endsWith(`:${window}`)) counts.delete(old);
+  counts.set(key, count);
+  return count > limits.ceiling[kind];
+}
+
+const MESSAGES: Record<LimitKind, string> = {
+  pay: 'Too many payment attempts. Please wait a moment and try again.',
+  cards: 'Too many changes to saved cards. Please wait a moment and try again.',
+  read: 'Too many requests. Please wait a moment and try again.',
+};
+
+function limited(ctx: Context, limits: Limits, kind: LimitKind, bucket: string, window: number) {
+  const retryAfter = Math.max(1, Math.ceil(((window + 1) * limits.windowMs - ctx.now()) / 1000));
+  ctx.logger.warn('rate limit hit', { kind, bucket });
+  return new CheckoutError(429, 'rate_limited', MESSAGES[kind], {
+    'Retry-After': String(retryAfter),
+  });
+}
+
+/**
+ * Fixed-window limits of one request: under the instance's ceiling for its kind, then per client
+ * (and per shopper for payment starts), counted in the store so every instance shares them.
+ * Throws 429 past any of them, 503 when the store cannot count.
+ */
+export async function enforceLimits(
+  ctx: Context,
+  caller: Caller,
+  kind: LimitKind,
+  shopperId?: string,
+): Promise<void> {
+  const limits = ctx.rateLimit;
+  if (!limits) return;
+  const window = Math.floor(ctx.now() / limits.windowMs);
+  if (overCeiling(ctx, limits, kind, window)) throw limited(ctx, limits, kind, 'instance', window);
+  const client = clientKey(caller.clientIp, limits.ipv6Prefix);
+  const perClient = kind === 'read' ? limits.reads : limits.perIp;
+  const buckets: [string, number][] = [[`${kind === 'pay' ? 'ip' : kind}:${client}`, perClient]];
+  if (shopperId && kind !== 'read')
+    buckets.push([`shopper${kind === 'pay' ? '' : `-${kind}`}:${shopperId}`, limits.perShopper]);
+  for (const [bucket, limit] of buckets) {
+    let count: number;
+    try {
+      count = await ctx.store.increment(`rl:${bucket}:${window}`, limits.windowMs);
+    } catch (error) {
+      throw storeUnavailable(ctx.logger, error);
+    }
+    if (count > limit) throw limited(ctx, limits, kind, bucket.split(':')[0]!, window);
+  }
+}

@@ -1,0 +1,164 @@
+import type { PaymentNotification, PayoutWebhook } from '@pg-checkout/protocol';
+import type { CheckoutStore } from './stores/store.js';
+import type { CheckoutGateway, Consumer, LookupRecord, RedirectUrls } from './gateway.js';
+import type { CheckoutLogger } from './logger.js';
+import type { PaymentState } from './payment-state.js';
+
+/** What `resolveOrder(req)` answers: the money side of a payment, decided on the server only. */
+export interface CheckoutOrder {
+  /** Integer cents, > 0. */
+  amount: number;
+  /** ISO currency code, e.g. `'ZAR'`. Card payments are ZAR; other currencies use the hosted page. */
+  currency: string;
+  /** The merchant's order reference (max 80 characters; an attempt suffix is appended per try). */
+  reference: string;
+  subscription?: {
+    reference: string;
+    interval?: string;
+    trialDays?: number;
+    firstname?: string;
+    lastname?: string;
+    email?: string;
+  };
+  affiliateMerchantId?: number;
+  consumer?: Consumer;
+}
+
+/** Gateway credentials, when the middleware should build its own client. */
+export interface GatewayCredentials {
+  token: string;
+  secret: string;
+  /** Base URL of the gateway for the environment in use (e.g. the sandbox's). Required: the spec names no hosts. */
+  baseUrl: string;
+  /** Client timeout per call. Default `30_000`. */
+  timeoutMs?: number;
+}
+
+export type PaymentMethodName = 'card' | 'hosted' | 'eft' | 'redirect';
+
+/** A payment that reached a final or pending state, as handed to lifecycle hooks. */
+export interface PaymentEvent {
+  reference: string;
+  /** The attempt's merchant reference at the gateway: `orderReference` plus `-n`. */
+  merchantReference: string;
+  /** The merchant's order reference, as `resolveOrder` gave it. */
+  orderReference: string;
+  amount: number;
+  currency: string;
+  state: PaymentState;
+}
+
+/** A verified webhook, typed by @pg-checkout/protocol. The notify hash covers only the reference: check amount and status with `client.confirmNotification` before fulfilling. */
+export type WebhookEvent =
+  | {
+      type: 'payment';
+      /** What was posted; only its reference is covered by the hash. */
+      payload: PaymentNotification;
+      /** The gateway's own lookup of `payload.paymentReference`: act on this amount and status. */
+      record: LookupRecord;
+      /**
+       * The merchant's order reference of the notified payment (its attempt's merchant reference
+       * without the `-n` suffix), `undefined` when this middleware did not make the payment.
+       */
+      orderReference: string | undefined;
+    }
+  | { type: 'payout'; payload: PayoutWebhook };
+
+/** An order charged one amount that now asks for another: handed to `onOrderChanged`. */
+export interface OrderChangedEvent {
+  orderReference: string;
+  /** The gateway reference of the payment that was charged. */
+  reference: string;
+  merchantReference: string;
+  /** What the gateway charged. */
+  charged: { amount: number; currency: string };
+  /** What `resolveOrder` answers now. */
+  order: { amount: number; currency: string };
+}
+
+/** Limits per client and per instance; see `rateLimit`. */
+export interface RateLimitOptions {
+  /** Length of a counting window. Default `60_000`. */
+  windowMs?: number;
+  /** Payment starts (card, Step 2, hosted, redirect, EFT) per client per window. Default `20`. */
+  perIp?: number;
+  /** Payment starts per identified shopper per window. Default `10`. */
+  perShopper?: number;
+  /**
+   * Most payment starts one instance serves per window, whoever sends them (counted in process).
+   * Saved-card changes get a tenth of it (at least 10), status and order reads five times it. Default `600`.
+   */
+  global?: number;
+  /** Status and order reads that ask the gateway, per client per window. Default `120`. */
+  reads?: number;
+  /** IPv6 clients are counted by this network prefix (one home line has a /64). Default `64`. */
+  ipv6Prefix?: number;
+}
+
+/**
+ * Options of `createCheckout()` (Express) and `createCheckoutHandler()` (Fetch). `Req` is the
+ * request the adapter hands to your hooks: Express's `Request`, or the Fetch API `Request`.
+ */
+export interface CheckoutOptions<Req = unknown> {
+  /** A `GatewayClient` from `@pg-checkout/node`, or credentials to build one. Required. */
+  gateway: CheckoutGateway | GatewayCredentials;
+  /**
+   * Key (at least 32 characters) of the client secrets that prove which browser created a payment
+   * and of the 3-D Secure session tokens. The same on every instance. Default: derived from
+   * `gateway.secret` (credentials) or else `webhookSecret`; one of the three is required.
+   */
+  sessionSecret?: string;
+  /** Secret for webhook hashes. Default: `gateway.secret` when credentials are given; required otherwise if webhooks are used. */
+  webhookSecret?: string;
+  /** Absolute URL where this router is mounted (e.g. `https://shop.example/checkout`); used for callbackUrl, TermUrl, notify. Required; https in production. */
+  publicUrl: string;
+  /** The order for this request: amount, currency, reference. Required. The browser never sets money. */
+  resolveOrder: (req: Req) => CheckoutOrder | Promise<CheckoutOrder>;
+  /** Origins allowed to call the state-changing routes. Default: the request's own origin and `publicUrl`'s. */
+  allowedOrigins?: string[];
+  /** Where sessions, attempts, de-duplication and limits live. Default: a `MemoryStore` (one instance only). */
+  store?: CheckoutStore;
+  /**
+   * Limits on every route that creates state or calls the gateway, per client (IPv6 by network
+   * prefix), per shopper and per instance, or `false` (tests only). Defaults in {@link RateLimitOptions}.
+   */
+  rateLimit?: false | RateLimitOptions;
+  /** Saved cards, enabled when given. `shopperId` answers who is signed in (undefined: nobody). */
+  savedCards?: {
+    shopperId: (req: Req) => string | undefined | Promise<string | undefined>;
+    /** Whether this shopper may store a card. Default: any identified shopper. */
+    maySaveCard?: (req: Req) => boolean | Promise<boolean>;
+  };
+  /** Payment methods offered. Default `['card']`. */
+  methods?: PaymentMethodName[];
+  /** Where the hosted page, redirect and EFT send the shopper back. Required when `methods` has any of them. */
+  redirectUrls?: Omit<RedirectUrls, 'notify'>;
+  /** Capture card payments at once. Default `true`. */
+  autoExecute?: boolean;
+  onPaymentCompleted?: (event: PaymentEvent) => void | Promise<void>;
+  onPaymentFailed?: (event: PaymentEvent) => void | Promise<void>;
+  onPaymentPending?: (event: PaymentEvent) => void | Promise<void>;
+  /**
+   * A charged order whose amount or currency changed after the charge (or while its challenge was
+   * open). The shopper is told, nothing more is charged; you decide (refund, restore, or bill the
+   * difference as a new order). Runs once per payment and order amount.
+   */
+  onOrderChanged?: (event: OrderChangedEvent) => void | Promise<void>;
+  /** A verified, de-duplicated webhook. Throwing makes the route answer 5xx so the gateway retries. */
+  onWebhook?: (event: WebhookEvent) => void | Promise<void>;
+  /** Where log lines go; card data is redacted first. Default: warnings and errors to stderr. */
+  logger?: CheckoutLogger;
+  /** Default: `'production'` when `NODE_ENV` is `production`, else `'development'`. */
+  environment?: 'production' | 'development';
+  /** Largest JSON body accepted. Default `'16kb'`. */
+  bodyLimit?: string | number;
+  /** Lifetime of a 3-D Secure session. Default `1_800_000` (30 minutes). */
+  sessionTtlMs?: number;
+  /**
+   * After a payment create that got no answer, how long a lookup that does not find the payment
+   * still counts as "unknown" rather than "never created": the gateway may still be processing
+   * the request. Until then the shopper is asked to wait and no new attempt is sent for the order.
+   * Default `60_000`.
+   */
+  reconcileGraceMs?: number;
+}

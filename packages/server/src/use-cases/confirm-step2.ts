@@ -1,0 +1,170 @@
+import { CheckoutError, storeUnavailable } from '../errors.js';
+import type { PaymentState } from '../payment-state.js';
+import type { Caller } from '../internal/caller.js';
+import type { Context } from '../internal/context.js';
+import { classifyGatewayError } from '../internal/gateway-errors.js';
+import { enforceLimits } from '../internal/limits.js';
+import { alreadyPaidState, stateFromFailure, stateFromOutcome } from '../internal/outcomes.js';
+import { loadPayment, loadPaymentSafely, type PaymentRecord } from '../internal/records.js';
+import { gatewayView, settle } from '../internal/settle.js';
+import {
+  move,
+  paidAttempt,
+  parseAttemptReference,
+  refreshAttempts,
+  withOrder,
+  type Ledger,
+} from '../order/ledger.js';
+import { answerForCharge } from './paid.js';
+
+const STEP2_LOST_STATE = (reference: string): PaymentState => ({
+  success: false,
+  status: 'failed',
+  reference,
+  message:
+    'We could not finish verifying your card with your bank. You have not been charged; please try again.',
+  code: 'gateway_timeout',
+});
+
+/** A payment the browser proved it created (`X-PG-Client-Secret`): see `ownedReference`. */
+export interface OwnedPayment {
+  reference: string;
+  merchantReference: string;
+}
+
+/**
+ * `POST {mount}/payments/:reference/3dsv2/confirm`: after the method step, asks the gateway for
+ * Step 2 (frictionless approval, or the challenge), under the order's lock, once.
+ */
+export async function confirmStep2(
+  payment: OwnedPayment,
+  caller: Caller,
+  ctx: Context,
+): Promise<PaymentState> {
+  const { reference } = payment;
+  let record: PaymentRecord | undefined;
+  try {
+    record = await loadPayment(ctx, reference);
+  } catch (error) {
+    throw storeUnavailable(ctx.logger, error);
+  }
+  const attemptOf = record && parseAttemptReference(record.merchantReference);
+  if (!record || !attemptOf) {
+    const view = await gatewayView(ctx, reference);
+    if (view.kind === 'final') return view.state;
+    throw new CheckoutError(
+      503,
+      'store_unavailable',
+      'We could not continue the payment right now. Please try again in a moment.',
+      { 'Retry-After': '5' },
+    );
+  }
+  if (record.pageOrigin && record.pageOrigin !== caller.pageOrigin) {
+    throw new CheckoutError(403, 'forbidden_origin', 'This payment was started on another page.');
+  }
+  if (
+    record.state.status !== 'authenticating' ||
+    record.threeDS?.version !== 2 ||
+    !record.threeDS.txId
+  )
+    return record.state;
+  await enforceLimits(ctx, caller, 'pay');
+  const state = await withOrder(
+    ctx,
+    attemptOf.order,
+    async ({ ledger }) => {
+      // Re-read under the lock: another call may have moved it on.
+      const current = (await loadPaymentSafely(ctx, reference)) ?? record!;
+      const threeDS = current.threeDS;
+      if (current.state.status !== 'authenticating' || threeDS?.version !== 2 || !threeDS.txId)
+        return current.state;
+      const attempt = (ledger.attempts[attemptOf.n] ??= {
+        method: 'card',
+        status: 'open',
+        reference,
+        openedAt: 0,
+      });
+      // The ledger knows it ended (another tab's Step 2 or a lookup): the record is stale.
+      if (attempt.status !== 'open')
+        return (await gatewayViewState(ctx, reference)) ?? current.state;
+      await refreshAttempts(ctx, attemptOf.order, ledger, attemptOf.n);
+      if (paidAttempt(ledger)) {
+        move(ledger, attemptOf.n, 'superseded');
+        const state = alreadyPaidState(reference);
+        await settle(ctx, { ...current, state });
+        return state;
+      }
+      return sendStep2(ctx, current, ledger, attemptOf.n, threeDS as Required<typeof threeDS>);
+    },
+    { waitMs: 10_000 },
+  );
+  if (state.status !== 'approved') return state;
+  // Frictionless: charged now, for the amount of the create. The order may have changed since.
+  const order = await caller.order();
+  return order.reference === record.orderReference
+    ? answerForCharge(
+        ctx,
+        order,
+        { ...payment, amount: record.amount, currency: record.currency },
+        state,
+      )
+    : state;
+}
+
+async function gatewayViewState(ctx: Context, reference: string) {
+  const view = await gatewayView(ctx, reference);
+  return view.kind === 'final' ? view.state : undefined;
+}
+
+async function sendStep2(
+  ctx: Context,
+  record: PaymentRecord,
+  ledger: Ledger,
+  n: number,
+  threeDS: NonNullable<PaymentRecord['threeDS']>,
+): Promise<PaymentState> {
+  const { reference } = record;
+  const gateway = await ctx.gateway();
+  try {
+    const outcome = await gateway.payments.confirmStep2(reference, {
+      txId: threeDS.txId!,
+      transactionId: threeDS.transactionId,
+    });
+    const next = stateFromOutcome(ctx, outcome, record.merchantReference);
+    move(ledger, n, next.state.status === 'approved' ? 'charged' : 'created');
+    await settle(ctx, {
+      ...record,
+      state: next.state,
+      ...(next.threeDS ? { threeDS: next.threeDS } : {}),
+    });
+    return next.state;
+  } catch (error) {
+    const failure = classifyGatewayError(error);
+    if ((failure.kind === 'declined' || failure.kind === 'rejected') && threeDS.step2Unknown) {
+      // The lost answer moved the gateway past Step 2; its challenge data is gone, and nothing was charged.
+      const view = await gatewayView(ctx, reference);
+      const state = view.kind === 'final' ? view.state : STEP2_LOST_STATE(reference);
+      if (view.kind !== 'waiting')
+        move(ledger, n, state.status === 'approved' ? 'charged' : 'refused');
+      await settle(ctx, { ...record, state });
+      return state;
+    }
+    if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
+      const state = stateFromFailure(failure, reference);
+      move(ledger, n, 'refused');
+      await settle(ctx, { ...record, state });
+      return state;
+    }
+    if (failure.kind === 'outcome_unknown') {
+      const view = await gatewayView(ctx, reference);
+      if (view.kind === 'final') {
+        move(ledger, n, view.state.status === 'approved' ? 'charged' : 'refused');
+        await settle(ctx, { ...record, state: view.state });
+        return view.state;
+      }
+      await settle(ctx, { ...record, threeDS: { ...threeDS, step2Unknown: true } });
+    }
+    // Nothing settled: the component may try Step 2 again.
+    throw error;
+  }
+}

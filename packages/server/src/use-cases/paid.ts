@@ -1,0 +1,132 @@
+import type { CheckoutOrder } from '../options.js';
+import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
+import type { Context } from '../internal/context.js';
+import { paymentKeys } from '../internal/keys.js';
+import { loadPaymentSafely } from '../internal/records.js';
+import { gatewayView } from '../internal/settle.js';
+import { matchesCharge } from '../order/states.js';
+
+const APPROVED = 'Payment approved.';
+
+/** The state for the browser that started the payment: with the secret that lets it read it later. */
+export function owned(
+  ctx: Context,
+  state: PaymentState,
+  merchantReference: string,
+): OwnedPaymentState {
+  return state.reference
+    ? { ...state, clientSecret: ctx.secrets.clientSecret(state.reference, merchantReference) }
+    : state;
+}
+
+const money = ({ amount, currency }: { amount: number; currency: string }) =>
+  `${(amount / 100).toFixed(2)} ${currency}`;
+
+/** The order asks for another amount than the one charged: never "approved", never charged again. */
+export const orderChangedState = (
+  reference: string,
+  charged: { amount: number; currency: string },
+): PaymentState => ({
+  success: false,
+  status: 'failed',
+  reference,
+  code: 'order_changed',
+  message: `This order was paid ${money(charged)} and has changed since. Nothing more was charged; please contact the shop to complete it.`,
+});
+
+export interface Charge {
+  reference: string;
+  merchantReference: string;
+  /** What the gateway charged, when known; read from the gateway otherwise. */
+  amount?: number | undefined;
+  currency?: string | undefined;
+}
+
+/**
+ * What a charged payment of `order` answers: its approved state while the order still asks for
+ * what was charged, else `order_changed`, and the merchant's `onOrderChanged` once per payment and
+ * order amount.
+ */
+export async function answerForCharge(
+  ctx: Context,
+  order: CheckoutOrder,
+  charge: Charge,
+  approved?: PaymentState,
+): Promise<PaymentState> {
+  let { amount, currency } = charge;
+  // A record rebuilt without the gateway's lookup holds amount 0: not a charge to compare.
+  const known = () => Boolean(amount && currency);
+  if (!known()) {
+    const record = await loadPaymentSafely(ctx, charge.reference);
+    if (record) ({ amount, currency } = record);
+  }
+  if (!known()) {
+    const view = await gatewayView(ctx, charge.reference);
+    if (view.kind !== 'unknown') ({ amount, currency } = view.record);
+  }
+  const state = approved ?? {
+    success: true,
+    status: 'approved',
+    reference: charge.reference,
+    message: APPROVED,
+  };
+  // Not known (the gateway could not be asked): the charge stands as the gateway made it.
+  if (!known()) return state;
+  const charged = { amount: amount!, currency: currency! };
+  if (matchesCharge(charged, order)) return state;
+  await orderChanged(ctx, order, charge, charged);
+  return orderChangedState(charge.reference, charged);
+}
+
+async function orderChanged(
+  ctx: Context,
+  order: CheckoutOrder,
+  charge: Charge,
+  charged: { amount: number; currency: string },
+): Promise<void> {
+  ctx.logger.warn('order changed after it was charged; not approved, nothing more charged', {
+    orderReference: order.reference,
+    reference: charge.reference,
+    charged,
+    order: { amount: order.amount, currency: order.currency },
+  });
+  const hook = ctx.options.onOrderChanged;
+  if (!hook) return;
+  try {
+    const key = `${paymentKeys(charge.reference).hook('changed')}:${order.amount}:${order.currency}`;
+    if (!(await ctx.store.setIfAbsent(key, '1', ctx.recordTtlMs))) return;
+  } catch (error) {
+    ctx.logger.error('store unavailable; running onOrderChanged without de-duplication', { error });
+  }
+  try {
+    await hook({
+      orderReference: order.reference,
+      reference: charge.reference,
+      merchantReference: charge.merchantReference,
+      charged,
+      order: { amount: order.amount, currency: order.currency },
+    });
+  } catch (error) {
+    ctx.logger.error('onOrderChanged threw', { reference: charge.reference, error });
+  }
+}
+
+/** The answer for an order some attempt already paid: that payment's state, never a new charge. */
+export async function paidOrderAnswer(
+  ctx: Context,
+  order: CheckoutOrder,
+  charge: Charge,
+): Promise<PaymentState> {
+  const record = await loadPaymentSafely(ctx, charge.reference);
+  const approved = record?.state.status === 'approved' ? record.state : undefined;
+  return answerForCharge(
+    ctx,
+    order,
+    {
+      ...charge,
+      amount: charge.amount ?? record?.amount,
+      currency: charge.currency ?? record?.currency,
+    },
+    approved,
+  );
+}

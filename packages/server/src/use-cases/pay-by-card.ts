@@ -1,0 +1,235 @@
+import { CheckoutError, storeUnavailable } from '../errors.js';
+import type { CardInput, PaymentOutcome } from '../gateway.js';
+import type { CheckoutOrder } from '../options.js';
+import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
+import type { Caller } from '../internal/caller.js';
+import type { Context } from '../internal/context.js';
+import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js';
+import { enforceLimits } from '../internal/limits.js';
+import { maskPan } from '../internal/mask.js';
+import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../internal/outcomes.js';
+import type { PaymentRecord } from '../internal/records.js';
+import { findSavedCard, registerCard, settleSavedCard } from '../internal/saved-cards.js';
+import type { CreatePaymentCommand } from '../internal/schemas.js';
+import { settle } from '../internal/settle.js';
+import {
+  attemptReference,
+  move,
+  observe,
+  paidAttempt,
+  refreshAttempts,
+  startAttempt,
+  withOrder,
+  type Ledger,
+} from '../order/ledger.js';
+import { owned, paidOrderAnswer } from './paid.js';
+
+const timedOut = (message: string): PaymentState => ({
+  success: false,
+  status: 'failed',
+  message,
+  code: 'gateway_timeout',
+});
+export const TIMEOUT_STATE = timedOut(
+  'The payment service did not answer in time. Please wait a moment before trying again; you will not be charged twice.',
+);
+
+const NOT_CHARGED_TIMEOUT =
+  'The payment service did not answer in time and your card was not charged. Please try again.';
+
+/** A double click waits for the first click's answer instead of failing with 409. */
+const CREATE_LOCK_WAIT_MS = 1_500;
+
+/** The state a lookup of an attempt means when its own create answer was lost. */
+function stateOfLostAttempt(
+  found: ReturnType<typeof stateFromLookup>,
+  reference: string,
+): PaymentState {
+  // A payment stuck before 3-D Secure lost its challenge data with the answer; it expires uncharged.
+  return (
+    found ?? {
+      success: false,
+      status: 'failed',
+      reference,
+      message: 'The payment could not be completed and was not charged. Please try again.',
+      code: 'gateway_timeout',
+    }
+  );
+}
+
+/**
+ * `POST {mount}/payments`: pays the caller's order by card (or saved card), once. Under the
+ * order's lock: an order some attempt paid answers that payment; an attempt whose outcome is not
+ * known yet is asked about first; only then is one create sent.
+ */
+export async function payByCard(
+  cmd: CreatePaymentCommand,
+  caller: Caller,
+  ctx: Context,
+): Promise<OwnedPaymentState> {
+  if (!ctx.methods.includes('card'))
+    throw new CheckoutError(404, 'method_not_enabled', 'Card payments are not offered here.');
+  const shopperId = await caller.shopperId();
+  await enforceLimits(ctx, caller, 'pay', shopperId);
+  const order = await caller.order();
+  if ('token' in cmd.card) {
+    try {
+      await findSavedCard(ctx, shopperId, cmd.card.token);
+    } catch (error) {
+      throw storeUnavailable(ctx.logger, error);
+    }
+  }
+
+  return withOrder(
+    ctx,
+    order.reference,
+    async ({ ledger }) => {
+      const paid = async () => {
+        const found = paidAttempt(ledger);
+        if (!found) return undefined;
+        const [n, attempt] = found;
+        const merchantReference = attemptReference(order.reference, n);
+        const state = await paidOrderAnswer(ctx, order, {
+          reference: attempt.reference!,
+          merchantReference,
+          amount: attempt.amount,
+          currency: attempt.currency,
+        });
+        return owned(ctx, state, merchantReference);
+      };
+      const before = await paid();
+      if (before) return before;
+      if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') return TIMEOUT_STATE;
+      return (await paid()) ?? sendCreate(ctx, cmd, caller, order, ledger, shopperId);
+    },
+    { waitMs: CREATE_LOCK_WAIT_MS },
+  );
+}
+
+/** The one create call of an attempt, under the order's lock; the ledger learns its outcome. */
+async function sendCreate(
+  ctx: Context,
+  cmd: CreatePaymentCommand,
+  caller: Caller,
+  order: CheckoutOrder,
+  ledger: Ledger,
+  shopperId: string | undefined,
+): Promise<OwnedPaymentState> {
+  const gateway = await ctx.gateway();
+  const { clientIp } = caller;
+  const pendingCard =
+    'token' in cmd.card || !cmd.saveCard
+      ? undefined
+      : await registerCard(ctx, caller, shopperId, cmd.card as CardInput);
+  const { n, attempt } = startAttempt(ctx, ledger, {
+    method: 'card',
+    amount: order.amount,
+    currency: order.currency,
+  });
+  const merchantReference = attemptReference(order.reference, n);
+  const own = (state: PaymentState) => owned(ctx, state, merchantReference);
+  const request = {
+    creditCard: cmd.card,
+    transaction: { reference: merchantReference, currency: order.currency, amount: order.amount },
+    autoExecute: ctx.options.autoExecute ?? true,
+    supports3dsV2: true,
+    callbackUrl: `${ctx.publicUrl}/3ds/${ctx.secrets.sessionToken(merchantReference)}/callback`,
+    clientIp,
+    screenWidth: String(cmd.screenWidth),
+    screenHeight: String(cmd.screenHeight),
+    ...(order.subscription ? { subscription: order.subscription } : {}),
+    ...(order.affiliateMerchantId ? { affiliateMerchantId: order.affiliateMerchantId } : {}),
+  };
+  const base = {
+    merchantReference,
+    orderReference: order.reference,
+    amount: order.amount,
+    currency: order.currency,
+    ...(caller.pageOrigin ? { pageOrigin: caller.pageOrigin } : {}),
+    method: 'card' as const,
+    ...(shopperId ? { shopperId } : {}),
+    ...(pendingCard ? { pendingCard } : {}),
+  };
+  let outcome: PaymentOutcome;
+  try {
+    outcome = await gateway.payments.create(request, { forwardedFor: clientIp });
+  } catch (error) {
+    const failure = classifyGatewayError(error);
+    if (failure.kind === 'outcome_unknown' || failure.kind === 'duplicate') {
+      ctx.logger.warn(
+        failure.kind === 'duplicate'
+          ? 'payment create refused as a duplicate; reading the earlier attempt'
+          : 'payment create got no answer; reconciling',
+        { merchantReference },
+      );
+      return own(await settleLostCreate(ctx, base, ledger, n));
+    }
+    if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
+      const reference = (error as { reference?: unknown }).reference;
+      const state = stateFromFailure(
+        failure,
+        typeof reference === 'string' ? reference : undefined,
+      );
+      move(ledger, n, 'refused');
+      if (state.reference) {
+        attempt.reference = state.reference;
+        await settle(ctx, { ...base, reference: state.reference, state }, { cache: false });
+      } else await settleSavedCard(ctx, { ...base, reference: merchantReference, state });
+      ctx.logger.info('card payment declined', {
+        merchantReference,
+        card: 'number' in cmd.card ? maskPan(cmd.card.number) : 'token',
+      });
+      return own(state);
+    }
+    // Refused before processing (bad request, signature, wrong URL): nothing was created.
+    move(ledger, n, 'never_created');
+    if (pendingCard)
+      await settleSavedCard(ctx, { ...base, reference: merchantReference, state: TIMEOUT_STATE });
+    throw setupFault(ctx, failure, error) ?? error;
+  }
+  const { state, threeDS } = stateFromOutcome(ctx, outcome, merchantReference);
+  attempt.reference = outcome.reference;
+  move(ledger, n, state.status === 'approved' ? 'charged' : 'created');
+  const record: PaymentRecord = {
+    ...base,
+    reference: outcome.reference,
+    state,
+    ...(threeDS ? { threeDS } : {}),
+  };
+  // Only a payment still under way needs its record (3-D Secure ids, the page's origin).
+  await settle(ctx, record, { cache: Boolean(threeDS) });
+  return own(state);
+}
+
+/** A create whose answer was lost (or refused as a duplicate): the gateway's lookup says what happened. */
+async function settleLostCreate(
+  ctx: Context,
+  base: Omit<PaymentRecord, 'reference' | 'state'>,
+  ledger: Ledger,
+  n: number,
+): Promise<PaymentState> {
+  const attempt = ledger.attempts[n]!;
+  let result;
+  try {
+    result = await (await ctx.gateway()).reconcile(base.merchantReference);
+  } catch (error) {
+    if (classifyGatewayError(error).kind === 'not_gateway') throw error;
+    ctx.logger.warn('reconcile failed; outcome still unknown', {
+      merchantReference: base.merchantReference,
+      error,
+    });
+    return TIMEOUT_STATE;
+  }
+  if (!result.found) {
+    if (ctx.now() - attempt.openedAt < ctx.reconcileGraceMs) return TIMEOUT_STATE; // asked again next try
+    // The gateway says it never got it (and the merchant set no grace): the number is used again,
+    // so a late arrival of this create is refused as a duplicate.
+    move(ledger, n, 'never_created');
+    return timedOut(NOT_CHARGED_TIMEOUT);
+  }
+  observe(attempt, result.record);
+  const reference = result.record.reference;
+  const state = stateOfLostAttempt(stateFromLookup(result.record), reference);
+  await settle(ctx, { ...base, reference, state });
+  return state;
+}

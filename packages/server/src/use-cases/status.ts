@@ -1,0 +1,133 @@
+import { CheckoutError } from '../errors.js';
+import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
+import type { Caller } from '../internal/caller.js';
+import type { Context } from '../internal/context.js';
+import { enforceLimits } from '../internal/limits.js';
+import { alreadyPaidState, pendingState } from '../internal/outcomes.js';
+import { isFinal, loadPaymentSafely, type PaymentRecord } from '../internal/records.js';
+import { gatewayView, settle } from '../internal/settle.js';
+import {
+  attemptReference,
+  paidAttempt,
+  parseAttemptReference,
+  rebuildLedger,
+  refreshAttempts,
+  withOrder,
+} from '../order/ledger.js';
+import { orderStatusOf } from '../order/states.js';
+import type { OwnedPayment } from './confirm-step2.js';
+import { answerForCharge, owned, paidOrderAnswer } from './paid.js';
+
+const stillChecking = () =>
+  new CheckoutError(
+    503,
+    'temporarily_unavailable',
+    'We are still checking this payment. Please wait a moment.',
+    { 'Retry-After': '2' },
+  );
+
+/**
+ * `GET {mount}/payments/:reference`: the payment's state, authoritative. A final state the store
+ * keeps costs no gateway call; anything else is the gateway's lookup. Reads only: it never sends
+ * anything to the gateway that could move money.
+ */
+export async function paymentStatus(
+  payment: OwnedPayment,
+  caller: Caller,
+  ctx: Context,
+): Promise<PaymentState> {
+  const { reference, merchantReference } = payment;
+  const record = await loadPaymentSafely(ctx, reference);
+  const state = record && isFinal(record.state) ? record.state : await fromGateway();
+  return state.status === 'approved' ? checkedCharge(state) : state;
+
+  async function fromGateway(): Promise<PaymentState> {
+    await enforceLimits(ctx, caller, 'read');
+    const view = await gatewayView(ctx, reference, record?.method);
+    if (view.kind === 'final') {
+      if (record && view.state.status !== record.state.status)
+        await settle(ctx, { ...record, state: view.state });
+      return view.state;
+    }
+    if (record) return record.state.status === 'pending' ? pendingState(reference) : record.state;
+    // The store forgot this payment while the gateway still waits for its 3-D Secure: the secret
+    // names its attempt, so the order is read back from the gateway. When another attempt paid it,
+    // this one will never be confirmed: say so rather than "still checking" until the session ends.
+    const attempt = parseAttemptReference(merchantReference);
+    if (view.kind === 'waiting' && attempt) {
+      const ledger = await rebuildLedger(ctx, attempt.order).catch(() => undefined);
+      const paid = ledger && paidAttempt(ledger);
+      if (paid && paid[0] !== attempt.n) return alreadyPaidState(reference);
+    }
+    throw stillChecking();
+  }
+
+  /** "approved" only while the shopper's order still asks for what was charged. */
+  async function checkedCharge(approved: PaymentState): Promise<PaymentState> {
+    const attempt = parseAttemptReference(merchantReference);
+    let order;
+    try {
+      order = await caller.order();
+    } catch {
+      return approved; // no order to compare with (the shop moved on): the charge stands
+    }
+    if (!attempt || order.reference !== attempt.order) return approved;
+    return answerForCharge(ctx, order, { ...payment, ...chargedOf(record) }, approved);
+  }
+}
+
+const chargedOf = (record: PaymentRecord | undefined) =>
+  record ? { amount: record.amount, currency: record.currency } : {};
+
+/** What `GET {mount}/order` answers (docs/contracts.md, "What the order is now"). */
+export type OrderStatusAnswer =
+  | { success: true; status: 'open' }
+  | { success: true; status: 'checking'; message: string }
+  | { success: true; status: 'in_progress' | 'paid'; payment: OwnedPaymentState };
+
+const CHECKING = {
+  success: true as const,
+  status: 'checking' as const,
+  message: 'We are checking your payment with the payment service. Please wait a moment.',
+};
+
+/**
+ * `GET {mount}/order`: what became of the caller's order, for a browser that lost an answer.
+ * "open" only when every attempt is known to have ended uncharged.
+ */
+export async function orderStatus(caller: Caller, ctx: Context): Promise<OrderStatusAnswer> {
+  await enforceLimits(ctx, caller, 'read');
+  const order = await caller.order();
+  try {
+    return await withOrder(ctx, order.reference, async ({ ledger }) => {
+      if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') return CHECKING;
+      const status = orderStatusOf(Object.values(ledger.attempts).map((a) => a.status));
+      if (status === 'open') return { success: true, status };
+      if (status === 'checking') return CHECKING;
+      if (status === 'paid') {
+        const [n, attempt] = paidAttempt(ledger)!;
+        const merchantReference = attemptReference(order.reference, n);
+        const state = await paidOrderAnswer(ctx, order, {
+          reference: attempt.reference!,
+          merchantReference,
+          amount: attempt.amount,
+          currency: attempt.currency,
+        });
+        return { success: true, status, payment: owned(ctx, state, merchantReference) };
+      }
+      // Under way: hand back what the browser needs to resume, when the store still has it.
+      for (const [n, attempt] of Object.entries(ledger.attempts)) {
+        if (attempt.status !== 'open' || !attempt.reference) continue;
+        const record = await loadPaymentSafely(ctx, attempt.reference);
+        if (!record || isFinal(record.state)) continue;
+        const merchantReference = attemptReference(order.reference, Number(n));
+        return { success: true, status, payment: owned(ctx, record.state, merchantReference) };
+      }
+      return CHECKING;
+    });
+  } catch (error) {
+    // A payment of this order is being sent right now: its answer is the truth, soon.
+    if (error instanceof CheckoutError && error.code === 'conflict') return CHECKING;
+    throw error;
+  }
+}

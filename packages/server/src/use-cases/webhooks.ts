@@ -1,0 +1,179 @@
+import {
+  verifyPaymentNotification,
+  verifyPayoutWebhook,
+  WebhookVerificationError,
+} from '@pg-checkout/node';
+import type { PaymentNotification, PayoutWebhook } from '@pg-checkout/protocol';
+import type { LookupRecord } from '../gateway.js';
+import type { WebhookEvent } from '../options.js';
+import type { Context } from '../internal/context.js';
+import { classifyGatewayError } from '../internal/gateway-errors.js';
+import { stateFromLookup } from '../internal/outcomes.js';
+import { isFinal, loadPaymentSafely, type PaymentRecord } from '../internal/records.js';
+import { settle } from '../internal/settle.js';
+import { parseAttemptReference } from '../order/ledger.js';
+
+const DONE_TTL_MS = 4 * 24 * 60 * 60_000; // the gateway retries for up to three days
+const LOCK_TTL_MS = 60_000;
+
+/** How a delivery was answered; the adapter sends `status` and `body` as JSON. */
+export interface WebhookAnswer {
+  status: number;
+  body:
+    | { success: true; duplicate?: true; ignored?: true }
+    | { success: false; message: string; code: string };
+}
+
+const refuse = (status: number, code: string, message: string): WebhookAnswer => ({
+  status,
+  body: { success: false, message, code },
+});
+const ok = (extra: { duplicate?: true; ignored?: true } = {}): WebhookAnswer => ({
+  status: 200,
+  body: { success: true, ...extra },
+});
+
+/**
+ * The gateway's own record of a notified payment: the hash covers only the reference, so amount
+ * and status come from here. `undefined` when the gateway does not know the reference; throws
+ * when it cannot be asked (the delivery is then answered 503 and retried).
+ */
+async function lookupNotified(
+  ctx: Context,
+  reference: string,
+  method: PaymentRecord['method'],
+): Promise<LookupRecord | undefined> {
+  const { lookups } = await ctx.gateway();
+  const order =
+    method === 'redirect'
+      ? [lookups.redirect, lookups.payment]
+      : [lookups.payment, lookups.redirect];
+  for (const lookup of order) {
+    try {
+      return await lookup.call(lookups, reference);
+    } catch (error) {
+      const kind = classifyGatewayError(error).kind;
+      if (
+        kind === 'outcome_unknown' ||
+        kind === 'unavailable' ||
+        kind === 'misconfigured' ||
+        kind === 'not_gateway'
+      )
+        throw error;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The body as text, however the merchant's app read it first: raw (ours, or `express.raw`), a
+ * string (`express.text`), or an object (`express.json`). The hashes cover only the reference or
+ * payout id, so a re-serialized object verifies exactly as its original bytes would.
+ */
+function rawOf(body: unknown): Buffer | string {
+  if (Buffer.isBuffer(body) || typeof body === 'string') return body;
+  if (body && typeof body === 'object' && Object.keys(body).length > 0) return JSON.stringify(body);
+  return Buffer.alloc(0);
+}
+
+type Verified =
+  { type: 'payment'; payload: PaymentNotification } | { type: 'payout'; payload: PayoutWebhook };
+
+function verify(type: WebhookEvent['type'], body: Buffer | string, secret: string): Verified {
+  return type === 'payment'
+    ? { type, payload: verifyPaymentNotification(body, secret) }
+    : { type, payload: verifyPayoutWebhook(body, secret) };
+}
+
+/**
+ * `POST {mount}/webhooks/notify|payout` (gateway -> merchant): verified on the raw body,
+ * looked up at the gateway (a payment notification's hash covers only its reference),
+ * de-duplicated, handed to the merchant once.
+ */
+export async function receiveWebhook(
+  type: WebhookEvent['type'],
+  body: unknown,
+  ctx: Context,
+): Promise<WebhookAnswer> {
+  if (!ctx.webhookSecret) {
+    ctx.logger.error('webhook received but no webhookSecret is configured');
+    return refuse(503, 'webhook_not_configured', 'Webhooks are not configured.');
+  }
+  let verified: Verified;
+  try {
+    verified = verify(type, rawOf(body), ctx.webhookSecret);
+  } catch (error) {
+    if (!(error instanceof WebhookVerificationError)) throw error;
+    ctx.logger.warn('webhook refused', { type, reason: error.reason });
+    return refuse(error.statusCode, 'webhook_invalid', error.message);
+  }
+  let event: WebhookEvent;
+  let ours: PaymentRecord | undefined;
+  if (verified.type === 'payment') {
+    const reference = verified.payload.paymentReference;
+    ours = await loadPaymentSafely(ctx, reference);
+    let record: LookupRecord | undefined;
+    try {
+      record = await lookupNotified(ctx, reference, ours?.method);
+    } catch (error) {
+      ctx.logger.warn('webhook not handled: the gateway could not be asked', { error });
+      return refuse(503, 'gateway_unavailable', 'The payment could not be checked; retry later.');
+    }
+    if (!record) {
+      ctx.logger.warn('webhook for a payment the gateway does not know; acknowledged, ignored', {
+        reference,
+      });
+      return ok({ ignored: true });
+    }
+    event = {
+      type: 'payment',
+      payload: verified.payload,
+      record,
+      orderReference: ours?.orderReference ?? (await orderOf(ctx, verified.payload)),
+    };
+  } else event = verified;
+  const id =
+    event.type === 'payment'
+      ? `pay:${event.record.reference}:${event.record.status}:${String(event.record.amount)}`
+      : `payout:${String(event.payload.payoutId)}`;
+  if (await ctx.store.get(`wh:done:${id}`)) return ok({ duplicate: true });
+  if (!(await ctx.store.setIfAbsent(`wh:lock:${id}`, '1', LOCK_TTL_MS))) {
+    // The same delivery is being handled right now; the gateway retries later.
+    return refuse(409, 'conflict', 'This webhook is already being processed.');
+  }
+  try {
+    if (event.type === 'payment' && ours && !isFinal(ours.state)) {
+      const state = stateFromLookup(event.record);
+      if (state && state.status !== ours.state.status) await settle(ctx, { ...ours, state });
+    }
+    await ctx.options.onWebhook?.(event);
+    // Claimed only after the handler succeeded, so a failure leaves the retry its chance.
+    await ctx.store.set(`wh:done:${id}`, '1', DONE_TTL_MS);
+  } catch (error) {
+    ctx.logger.error('webhook handler failed; the gateway will retry', { type, error });
+    return refuse(500, 'webhook_handler_failed', 'The webhook could not be processed.');
+  } finally {
+    await ctx.store.delete(`wh:lock:${id}`);
+  }
+  return ok();
+}
+
+/**
+ * The order of a notified payment the store forgot. The payload's merchant reference is not
+ * covered by the hash: it counts only when the gateway's lookup by that merchant reference finds
+ * this very payment.
+ */
+async function orderOf(ctx: Context, payload: PaymentNotification): Promise<string | undefined> {
+  const claimed = payload.merchantReference;
+  const attempt = typeof claimed === 'string' ? parseAttemptReference(claimed) : undefined;
+  if (!attempt) return undefined;
+  try {
+    const found = await (await ctx.gateway()).reconcile(claimed!);
+    return found.found && found.record.reference === payload.paymentReference
+      ? attempt.order
+      : undefined;
+  } catch (error) {
+    ctx.logger.warn('could not confirm a notified payment’s order with the gateway', { error });
+    return undefined;
+  }
+}
