@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RedisStore } from '../src/index.js';
 import { bankPost, card, startApp, type TestApp } from './helpers/app.js';
-import { FakeGateway } from './helpers/fake-gateway.js';
+import { FakeGateway } from '../../server/test/helpers/fake-gateway.js';
 import { startRedis, type TestRedis } from '../../server/test/helpers/redis-server.js';
 
 let redis: TestRedis;

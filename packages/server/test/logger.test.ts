@@ -37,6 +37,27 @@ describe('log redaction', () => {
     assert.match(text, /400000XXXXXX0002/);
   });
 
+  it('masks card numbers (Luhn-valid), not numeric order references', () => {
+    const lines: unknown[] = [];
+    const logger = redactingLogger({
+      info: (m, f) => lines.push([m, f]),
+      warn: (m, f) => lines.push([m, f]),
+      error: (m, f) => lines.push([m, f]),
+    });
+    // Order numbers of 12-19 digits, as shops make them: none passes the Luhn check.
+    const orders = ['202611260001234', '100000000000000000', '1234567890123', '9876543210987654'];
+    logger.warn(`order ${orders[0]} paid by 4111111111111111`, {
+      orderReference: orders[1],
+      merchantReference: `${orders[2]}-1`,
+      note: `refund for ${orders[3]} of 378282246310005`,
+    });
+    const text = JSON.stringify(lines);
+    for (const order of orders) assert.ok(text.includes(order), `order ${order} kept`);
+    assert.ok(!text.includes('4111111111111111') && !text.includes('378282246310005'));
+    assert.match(text, /411111XXXXXX1111/);
+    assert.match(text, /378282XXXXX0005/);
+  });
+
   it('keeps ordinary values and never throws when the logger does', () => {
     assert.deepEqual(redact({ amount: 12345, reference: 'order-1' }), {
       amount: 12345,
