@@ -32,3 +32,9 @@ export {
   type AttemptStatus,
   type OrderStatus,
 } from './order/states.js';
+export {
+  createCheckoutHandler,
+  type CheckoutHandler,
+  type CheckoutHandlerOptions,
+  type HandlerContext,
+} from './fetch.js';
