@@ -201,7 +201,7 @@ test('elements: custom-elements.json names shipped dist modules; JSX typings for
       assert.doesNotMatch(text, /\brequire\(|module\.exports/, `${file} is ESM`);
     }
   }
-  const redis = readFileSync(join(unpacked('express'), 'dist/stores/redis.d.ts'), 'utf8');
+  const redis = readFileSync(join(unpacked('server'), 'dist/stores/redis.d.ts'), 'utf8');
   assert.match(redis, /@ts-ignore[^\n]*\nimport type \{[^}]*\} from 'ioredis'/);
 });
 

@@ -11,7 +11,15 @@ export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const appsDir = fileURLToPath(new URL('./apps/', import.meta.url));
 
 /** The published packages, in dependency order. */
-export const PACKAGES = ['protocol', 'node', 'sandbox', 'express', 'elements', 'react'] as const;
+export const PACKAGES = [
+  'protocol',
+  'node',
+  'sandbox',
+  'server',
+  'express',
+  'elements',
+  'react',
+] as const;
 export type PackageDir = (typeof PACKAGES)[number];
 
 export interface RunResult {
