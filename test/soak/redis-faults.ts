@@ -9,6 +9,7 @@ import {
   spawnRedis,
   type RedisProcess,
 } from '../../packages/server/test/helpers/redis-server.js';
+import { seeded } from './random.js';
 
 export interface FaultStats {
   kills: number;
@@ -28,7 +29,8 @@ export interface FaultyRedis {
   stop(): Promise<void>;
 }
 
-const between = ([lo, hi]: [number, number]) => lo + Math.random() * (hi - lo);
+const chance = seeded('redis-faults');
+const between = ([lo, hi]: [number, number]) => lo + chance() * (hi - lo);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startFaultyRedis(): Promise<FaultyRedis> {

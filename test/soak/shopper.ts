@@ -7,6 +7,7 @@
  */
 import type { SoakCard } from './cards.js';
 import { paymentBody } from './cards.js';
+import { seeded } from './random.js';
 
 export interface Said {
   order: string;
@@ -68,7 +69,8 @@ export interface ShopperOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const backoff = (press: number) => Math.min(1_500, 100 * press) + Math.random() * 200;
+const chance = seeded('shopper');
+const backoff = (press: number) => Math.min(1_500, 100 * press) + chance() * 200;
 
 const FINAL = new Set(['approved', 'declined', 'failed', 'pending']);
 
@@ -241,7 +243,7 @@ export async function shop(
     await sleep(backoff(result.presses));
   }
   if (options.resubmitAfterApproved && result.final?.body?.status === 'approved') {
-    await sleep(200 + Math.random() * 1_300);
+    await sleep(200 + chance() * 1_300);
     for (let i = 1; i <= 6; i++) {
       result.resubmits += 1;
       const again = await call('create', `${options.url}/payments`, {

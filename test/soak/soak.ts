@@ -12,8 +12,11 @@ import { pool, table } from '../bench/lib/pool.js';
 import type { Memory } from '../bench/lib/serve.js';
 import { paymentBody, SOAK_CARDS, type SoakCard } from './cards.js';
 import { reconcile, type Answer } from './reconcile.js';
+import { DEFAULT_SEED } from './random.js';
 import { runStoreFaultPhase } from './store-faults.js';
 
+// One fixed seed unless SOAK_SEED names another: the children inherit it with the environment.
+process.env.SOAK_SEED ??= String(DEFAULT_SEED);
 const PAYMENTS = Number(process.env.SOAK_PAYMENTS ?? 10_000);
 const WARMUP = Number(process.env.SOAK_WARMUP ?? 5_000);
 const CONCURRENCY = 50;
@@ -36,6 +39,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 // `SOAK_PHASES=gateway` or `=store` runs one phase alone (both by default).
 const PHASES = new Set((process.env.SOAK_PHASES ?? 'gateway,store').split(','));
 const allViolations: string[] = [];
+console.log(`soak seed ${process.env.SOAK_SEED} (SOAK_SEED=... to draw another run)`);
 const log = (line: string) => console.log(line);
 
 if (PHASES.has('gateway')) allViolations.push(...(await gatewayPhase()));

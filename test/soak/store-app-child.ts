@@ -16,6 +16,7 @@ import { Redis } from 'ioredis';
 import { GatewayClient } from '@pg-checkout/node';
 import { createCheckout, RedisStore } from '@pg-checkout/express';
 import { serveCommands } from '../bench/lib/serve.js';
+import { seeded } from './random.js';
 
 export const PAGE_ORIGIN = 'https://shop.test';
 export const AMOUNT = 10_000;
@@ -57,7 +58,8 @@ const keep =
     logs.push({ at: Date.now(), req: als.getStore() ?? '', level, message, fields });
   };
 const calls: GatewayCall[] = [];
-const latency = (max: number) => new Promise((r) => setTimeout(r, Math.random() * max));
+const chance = seeded('store-app');
+const latency = (max: number) => new Promise((r) => setTimeout(r, chance() * max));
 const LATENCY_MS = Number(process.env.GATEWAY_LATENCY_MS ?? 40);
 let storeErrors = 0;
 
