@@ -86,6 +86,20 @@ describe('an order that changed after it was charged', () => {
     assert.equal(order.body.status, 'paid');
     assert.equal(order.body.payment.code, 'order_changed');
   });
+  it('changed during the method step: Step 2’s frictionless approval reads order_changed', async () => {
+    const created = await app.call('POST', '/payments', card('4000000000003220'), as('cart-step2'));
+    assert.equal(created.body.threeDS.step, 'method');
+    amounts.set('cart-step2', 29_800);
+    const step2 = await app.call(
+      'POST',
+      `/payments/${created.body.reference}/3dsv2/confirm`,
+      {},
+      as('cart-step2'),
+    );
+    assert.equal(step2.status, 409);
+    assert.equal(step2.body.code, 'order_changed');
+    assert.equal(changes.at(-1)?.order.amount, 29_800);
+  });
 });
 
 describe('saved cards cannot fill the store', () => {

@@ -15,7 +15,7 @@ import {
   withOrder,
   type Ledger,
 } from '../order/ledger.js';
-import { answerForCharge } from './paid.js';
+import { approvalFor } from './paid.js';
 
 const STEP2_LOST_STATE = (reference: string): PaymentState => ({
   success: false,
@@ -100,15 +100,13 @@ export async function confirmStep2(
   );
   if (state.status !== 'approved') return state;
   // Frictionless: charged now, for the amount of the create. The order may have changed since.
-  const order = await caller.order();
-  return order.reference === record.orderReference
-    ? answerForCharge(
-        ctx,
-        order,
-        { ...payment, amount: record.amount, currency: record.currency },
-        state,
-      )
-    : state;
+  const charge = {
+    ...payment,
+    order: attemptOf.order,
+    amount: record.amount,
+    currency: record.currency,
+  };
+  return approvalFor(ctx, caller, charge, state);
 }
 
 async function gatewayViewState(ctx: Context, reference: string) {

@@ -1,3 +1,4 @@
+import type { Caller } from '../internal/caller.js';
 import type { CheckoutOrder } from '../options.js';
 import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
 import type { Context } from '../internal/context.js';
@@ -129,4 +130,26 @@ export async function paidOrderAnswer(
     },
     approved,
   );
+}
+
+/**
+ * An approval the caller's browser reads (Step 2, status): still "approved" only while the caller's
+ * order asks for what was charged. Another order (the shop moved on), or no order to read, leaves
+ * the charge as the gateway made it.
+ */
+export async function approvalFor(
+  ctx: Context,
+  caller: Caller,
+  charge: Charge & { order: string },
+  approved: PaymentState,
+): Promise<PaymentState> {
+  let order: CheckoutOrder;
+  try {
+    order = await caller.order();
+  } catch {
+    return approved;
+  }
+  return order.reference === charge.order
+    ? answerForCharge(ctx, order, charge, approved)
+    : approved;
 }

@@ -16,7 +16,7 @@ import {
 } from '../order/ledger.js';
 import { orderStatusOf } from '../order/states.js';
 import type { OwnedPayment } from './confirm-step2.js';
-import { answerForCharge, owned, paidOrderAnswer } from './paid.js';
+import { approvalFor, owned, paidOrderAnswer } from './paid.js';
 
 const stillChecking = () =>
   new CheckoutError(
@@ -65,14 +65,13 @@ export async function paymentStatus(
   /** "approved" only while the shopper's order still asks for what was charged. */
   async function checkedCharge(approved: PaymentState): Promise<PaymentState> {
     const attempt = parseAttemptReference(merchantReference);
-    let order;
-    try {
-      order = await caller.order();
-    } catch {
-      return approved; // no order to compare with (the shop moved on): the charge stands
-    }
-    if (!attempt || order.reference !== attempt.order) return approved;
-    return answerForCharge(ctx, order, { ...payment, ...chargedOf(record) }, approved);
+    if (!attempt) return approved;
+    return approvalFor(
+      ctx,
+      caller,
+      { ...payment, order: attempt.order, ...chargedOf(record) },
+      approved,
+    );
   }
 }
 
