@@ -5,6 +5,7 @@ import type { Context } from '../internal/context.js';
 import { paymentKeys } from '../internal/keys.js';
 import { loadPaymentSafely } from '../internal/records.js';
 import { gatewayView } from '../internal/settle.js';
+import { attemptReference, paidAttempt, type Ledger } from '../order/ledger.js';
 import { matchesCharge } from '../order/states.js';
 
 const APPROVED = 'Payment approved.';
@@ -112,8 +113,30 @@ async function orderChanged(
   }
 }
 
-/** The answer for an order some attempt already paid: that payment's state, never a new charge. */
-export async function paidOrderAnswer(
+/**
+ * The answer for an order some attempt of `ledger` already paid: that payment's state (approved,
+ * or `order_changed`), for its browser; `undefined` when no attempt is paid.
+ */
+export async function paidAnswer(
+  ctx: Context,
+  order: CheckoutOrder,
+  ledger: Ledger,
+): Promise<OwnedPaymentState | undefined> {
+  const found = paidAttempt(ledger);
+  if (!found) return undefined;
+  const [n, attempt] = found;
+  const merchantReference = attemptReference(order.reference, n);
+  const state = await paidOrderAnswer(ctx, order, {
+    reference: attempt.reference!,
+    merchantReference,
+    amount: attempt.amount,
+    currency: attempt.currency,
+  });
+  return owned(ctx, state, merchantReference);
+}
+
+/** A paid payment's state, never a new charge. */
+async function paidOrderAnswer(
   ctx: Context,
   order: CheckoutOrder,
   charge: Charge,

@@ -16,13 +16,12 @@ import {
   attemptReference,
   move,
   observe,
-  paidAttempt,
   refreshAttempts,
   startAttempt,
   withOrder,
   type Ledger,
 } from '../order/ledger.js';
-import { owned, paidOrderAnswer } from './paid.js';
+import { owned, paidAnswer } from './paid.js';
 
 const timedOut = (message: string): PaymentState => ({
   success: false,
@@ -84,23 +83,13 @@ export async function payByCard(
     ctx,
     order.reference,
     async ({ ledger }) => {
-      const paid = async () => {
-        const found = paidAttempt(ledger);
-        if (!found) return undefined;
-        const [n, attempt] = found;
-        const merchantReference = attemptReference(order.reference, n);
-        const state = await paidOrderAnswer(ctx, order, {
-          reference: attempt.reference!,
-          merchantReference,
-          amount: attempt.amount,
-          currency: attempt.currency,
-        });
-        return owned(ctx, state, merchantReference);
-      };
-      const before = await paid();
-      if (before) return before;
+      const paid = await paidAnswer(ctx, order, ledger);
+      if (paid) return paid;
       if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') return TIMEOUT_STATE;
-      return (await paid()) ?? sendCreate(ctx, cmd, caller, order, ledger, shopperId);
+      return (
+        (await paidAnswer(ctx, order, ledger)) ??
+        sendCreate(ctx, cmd, caller, order, ledger, shopperId)
+      );
     },
     { waitMs: CREATE_LOCK_WAIT_MS },
   );

@@ -16,7 +16,7 @@ import {
 } from '../order/ledger.js';
 import { orderStatusOf } from '../order/states.js';
 import type { OwnedPayment } from './confirm-step2.js';
-import { approvalFor, owned, paidOrderAnswer } from './paid.js';
+import { approvalFor, owned, paidAnswer } from './paid.js';
 
 const stillChecking = () =>
   new CheckoutError(
@@ -103,17 +103,8 @@ export async function orderStatus(caller: Caller, ctx: Context): Promise<OrderSt
       const status = orderStatusOf(Object.values(ledger.attempts).map((a) => a.status));
       if (status === 'open') return { success: true, status };
       if (status === 'checking') return CHECKING;
-      if (status === 'paid') {
-        const [n, attempt] = paidAttempt(ledger)!;
-        const merchantReference = attemptReference(order.reference, n);
-        const state = await paidOrderAnswer(ctx, order, {
-          reference: attempt.reference!,
-          merchantReference,
-          amount: attempt.amount,
-          currency: attempt.currency,
-        });
-        return { success: true, status, payment: owned(ctx, state, merchantReference) };
-      }
+      if (status === 'paid')
+        return { success: true, status, payment: (await paidAnswer(ctx, order, ledger))! };
       // Under way: hand back what the browser needs to resume, when the store still has it.
       for (const [n, attempt] of Object.entries(ledger.attempts)) {
         if (attempt.status !== 'open' || !attempt.reference) continue;
