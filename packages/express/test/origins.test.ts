@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { card, startApp, type TestApp } from './helpers/app.js';
 
 // Issue 12: behind a dev proxy (Vite) a refused origin was a silent 403.
@@ -41,5 +42,50 @@ describe('origins', () => {
     assert.equal(notes.length, 1);
     assert.equal(notes[0]![1].origin, 'http://localhost:5173');
     assert.equal(notes[0]![1].publicUrl, 'https://shop.test/checkout');
+  });
+});
+
+describe('the refusal warning', () => {
+  it('lists each allowed origin once, also when the request’s own origin is publicUrl’s', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const own = await startApp({
+      allowedOrigins: undefined,
+      logger: {
+        info: () => undefined,
+        warn: (message: string, fields?: Record<string, unknown>) =>
+          void (/origin is not allowed/.test(message) && seen.push(fields ?? {})),
+        error: () => undefined,
+      },
+    });
+    try {
+      // Behind a proxy that forwards https://shop.test, the page's own origin is publicUrl's.
+      const answer = await new Promise<number>((resolve, reject) => {
+        const url = new URL(`${own.url}/payments`);
+        const req = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: {
+              host: 'shop.test',
+              'x-forwarded-proto': 'https',
+              origin: 'https://evil.test',
+              'content-type': 'application/json',
+            },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode!));
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify(card('4111111111111111')));
+      });
+      assert.equal(answer, 403);
+      assert.deepEqual(seen[0]?.allowed, ['https://shop.test']);
+    } finally {
+      await own.close();
+    }
   });
 });
