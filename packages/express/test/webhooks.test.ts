@@ -147,3 +147,29 @@ describe('webhooks', () => {
     assert.equal(status.body.status, 'approved');
   });
 });
+
+describe('the order a payment webhook belongs to', () => {
+  it('event.orderReference is the order, confirmed with the gateway, never the payload’s word alone', async () => {
+    const pay = async (order: string) =>
+      (
+        await app.call('POST', '/payments', card('4111111111111111'), {
+          headers: { 'x-test-order': order },
+        })
+      ).body.reference as string;
+    const orderOf = async (reference: string, merchantReference: string) => {
+      const before = received.length;
+      const answer = await post('/webhooks/notify', notify(reference, { merchantReference }));
+      assert.equal(answer.status, 200);
+      const event = received[before];
+      assert.equal(event?.type, 'payment');
+      return (event as Extract<WebhookEvent, { type: 'payment' }>).orderReference;
+    };
+    assert.equal(await orderOf(await pay('wh-order-9'), 'wh-order-9-1'), 'wh-order-9');
+    // The hash covers only the payment reference: a payload naming another order is not believed.
+    assert.equal(
+      await orderOf(await pay('wh-order-10'), 'someone-else-1'),
+      undefined,
+      'the gateway does not know this payment under that merchant reference',
+    );
+  });
+});
