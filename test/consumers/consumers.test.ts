@@ -38,6 +38,7 @@ const APPS: Record<string, PackageDir[]> = {
   'jsx-others': ['elements'],
   astro: ['elements'],
   next: ['react', 'elements'],
+  nest: ['elements', 'express', 'sandbox'],
 };
 const installs = new Map<string, Promise<string>>();
 
@@ -271,6 +272,39 @@ test('script tag + Express 4: the server type-checks, pays 4111… and 4000…30
     timings.push(['script-express4: pay 3063 (challenge, code 1234)', challenged.ms]);
   } finally {
     await server.stop();
+  }
+});
+
+test('NestJS (Express adapter), CommonJS and ESM: require() of the ESM packages works on Node >= 20.19; both pay, CommonJS through the challenge too', async () => {
+  const dir = await app('nest');
+  // One source, built twice: main.cts compiles to CommonJS (require), main.mts to ESM (import).
+  cpSync(join(dir, 'main.ts'), join(dir, 'main.cts'));
+  cpSync(join(dir, 'main.ts'), join(dir, 'main.mts'));
+  cpSync(join(repoRoot, 'test/consumers/apps/script-express4/public'), join(dir, 'public'), {
+    recursive: true,
+  });
+  await timed('nest: tsc (CommonJS and ESM)', () => mustRun('npm', ['run', 'build'], { cwd: dir }));
+  const cjs = readFileSync(join(dir, 'build/main.cjs'), 'utf8');
+  assert.match(
+    cjs,
+    /require\("@pg-checkout\/express"\)/,
+    'the CommonJS build requires the package',
+  );
+  assert.doesNotMatch(cjs, /\bimport\(/, 'no dynamic import() to lean on');
+  browser ??= await launchChromium();
+  for (const [entry, cards] of [
+    ['build/main.cjs', ['4111111111111111', '4000000000003063']],
+    ['build/main.mjs', ['4111111111111111']],
+  ] as const) {
+    const server = await startServer(dir, 'public', entry);
+    try {
+      for (const card of cards) {
+        const paid = await pay(browser, server, card, card === '4000000000003063');
+        timings.push([`nest ${entry}: pay ${card.slice(-4)}`, paid.ms]);
+      }
+    } finally {
+      await server.stop();
+    }
   }
 });
 

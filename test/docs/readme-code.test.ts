@@ -5,8 +5,8 @@
  * from merchant.d.ts. The `<script>` of a Vue or Svelte block is compiled too, and the expressions of its
  * template must at least parse.
  *
- * A block is left out only with a reason the reader sees, on the line before its fence:
- * `<!-- readme-code: skip (why) -->`; the test prints the reason.
+ * A block is left out only with a reason the reader sees, on a line before its fence:
+ * `<!-- readme-code: skip (why) -->` (blank lines between are fine); the test prints the reason.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -72,9 +72,9 @@ function blocksOf(path: string): Block[] {
     const lang = open[1]!;
     if (!LANGS.has(lang)) continue;
     const body = lines.slice(start + 1, end).join('\n');
-    const marker = /^<!-- readme-code: skip(?: \((.*)\))? -->$/.exec(
-      lines[start - 1]?.trim() ?? '',
-    );
+    let above = start - 1;
+    while (above > 0 && lines[above]!.trim() === '') above -= 1;
+    const marker = /^<!-- readme-code: skip(?: \((.*)\))? -->$/.exec(lines[above]?.trim() ?? '');
     if (marker && !marker[1]?.trim())
       throw new Error(`${path}:${start + 1}: a skipped block needs a reason: skip (why)`);
     const where = `${path}:${start + 1}`;
