@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
 import {
   installApp,
@@ -39,6 +39,7 @@ const APPS: Record<string, PackageDir[]> = {
   astro: ['elements'],
   next: ['react', 'elements'],
   nest: ['elements', 'express', 'sandbox'],
+  'lit-ssr': ['elements', 'express', 'sandbox'],
 };
 const installs = new Map<string, Promise<string>>();
 
@@ -314,6 +315,59 @@ test('NestJS (Express adapter), CommonJS and ESM: require() of the ESM packages 
     }
   }
 });
+
+test("Lit SSR + Express 5 under a CSP without 'unsafe-inline': styled before hydration by serverStyleHashes(), no violation, pays 4111… and 4000…3063", async () => {
+  const dir = await app('lit-ssr');
+  browser ??= await launchChromium();
+  const server = await startServer(dir, '.', 'server.js');
+  try {
+    const looks = async (hydrate: boolean) => {
+      const context = await browser!.newContext();
+      try {
+        if (!hydrate) await context.route('**/client.js', (route) => route.abort());
+        const page = await context.newPage();
+        await page.addInitScript(() => {
+          const seen: string[] = [];
+          Object.assign(window, { violations: seen });
+          document.addEventListener(
+            'securitypolicyviolation',
+            (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`),
+            true,
+          );
+        });
+        await page.goto(server.url);
+        const pay = page.locator('pg-card-form button[type=submit]');
+        if (hydrate) await expectText(pay, /\d/); // hydrated and /config read: the amount is shown
+        return {
+          background: await pay.evaluate((b) => getComputedStyle(b).backgroundColor),
+          disabled: await pay.isDisabled(),
+          violations: await page.evaluate(
+            () => (window as unknown as { violations: string[] }).violations,
+          ),
+        };
+      } finally {
+        await context.close();
+      }
+    };
+    const primary = 'rgb(29, 78, 216)'; // --pg-color-primary's default
+    assert.deepEqual(await looks(false), { background: primary, disabled: true, violations: [] });
+    assert.deepEqual(await looks(true), { background: primary, disabled: false, violations: [] });
+    for (const card of ['4111111111111111', '4000000000003063']) {
+      const paid = await pay(browser, server, card, card === '4000000000003063');
+      timings.push([`lit-ssr: pay ${card.slice(-4)}`, paid.ms]);
+    }
+  } finally {
+    await server.stop();
+  }
+});
+
+async function expectText(locator: Locator, pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!pattern.test((await locator.textContent()) ?? '')) {
+    assert.ok(Date.now() < deadline, `${pattern} in ${await locator.textContent()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** Lines (1-based) of `file` that the checker's output reports an error on. */
 function errorLines(out: string, file: string): number[] {
