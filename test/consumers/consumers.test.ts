@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
 import {
   installApp,
@@ -38,6 +38,8 @@ const APPS: Record<string, PackageDir[]> = {
   'jsx-others': ['elements'],
   astro: ['elements'],
   next: ['react', 'elements'],
+  nest: ['elements', 'express', 'sandbox'],
+  'lit-ssr': ['elements', 'express', 'sandbox'],
 };
 const installs = new Map<string, Promise<string>>();
 
@@ -210,8 +212,15 @@ test('the browser packages and everything they pull in are ES modules (no Common
   const seen = new Set<string>();
   const cjs: string[] = [];
   const visit = (name: string): void => {
-    // react and react-dom are the app's own; @types/* hold no code.
-    if (seen.has(name) || name === 'react' || name === 'react-dom' || name.startsWith('@types/'))
+    // react and react-dom are the app's own; @types/* hold no code; @lit-labs/ssr renders the markup in
+    // @pg-checkout/react's `node` entry, which no browser bundle resolves.
+    if (
+      seen.has(name) ||
+      name === 'react' ||
+      name === 'react-dom' ||
+      name === '@lit-labs/ssr' ||
+      name.startsWith('@types/')
+    )
       return;
     seen.add(name);
     const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8'));
@@ -273,6 +282,92 @@ test('script tag + Express 4: the server type-checks, pays 4111… and 4000…30
     await server.stop();
   }
 });
+
+test('NestJS (Express adapter), CommonJS and ESM: require() of the ESM packages works on Node >= 20.19; both pay, CommonJS through the challenge too', async () => {
+  const dir = await app('nest');
+  // One source, built twice: main.cts compiles to CommonJS (require), main.mts to ESM (import).
+  cpSync(join(dir, 'main.ts'), join(dir, 'main.cts'));
+  cpSync(join(dir, 'main.ts'), join(dir, 'main.mts'));
+  cpSync(join(repoRoot, 'test/consumers/apps/script-express4/public'), join(dir, 'public'), {
+    recursive: true,
+  });
+  await timed('nest: tsc (CommonJS and ESM)', () => mustRun('npm', ['run', 'build'], { cwd: dir }));
+  const cjs = readFileSync(join(dir, 'build/main.cjs'), 'utf8');
+  assert.match(
+    cjs,
+    /require\("@pg-checkout\/express"\)/,
+    'the CommonJS build requires the package',
+  );
+  assert.doesNotMatch(cjs, /\bimport\(/, 'no dynamic import() to lean on');
+  browser ??= await launchChromium();
+  for (const [entry, cards] of [
+    ['build/main.cjs', ['4111111111111111', '4000000000003063']],
+    ['build/main.mjs', ['4111111111111111']],
+  ] as const) {
+    const server = await startServer(dir, 'public', entry);
+    try {
+      for (const card of cards) {
+        const paid = await pay(browser, server, card, card === '4000000000003063');
+        timings.push([`nest ${entry}: pay ${card.slice(-4)}`, paid.ms]);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+});
+
+test("Lit SSR + Express 5 under a CSP without 'unsafe-inline': styled before hydration by serverStyleHashes(), no violation, pays 4111… and 4000…3063", async () => {
+  const dir = await app('lit-ssr');
+  browser ??= await launchChromium();
+  const server = await startServer(dir, '.', 'server.js');
+  try {
+    const looks = async (hydrate: boolean) => {
+      const context = await browser!.newContext();
+      try {
+        if (!hydrate) await context.route('**/client.js', (route) => route.abort());
+        const page = await context.newPage();
+        await page.addInitScript(() => {
+          const seen: string[] = [];
+          Object.assign(window, { violations: seen });
+          document.addEventListener(
+            'securitypolicyviolation',
+            (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`),
+            true,
+          );
+        });
+        await page.goto(server.url);
+        const pay = page.locator('pg-card-form button[type=submit]');
+        if (hydrate) await expectText(pay, /\d/); // hydrated and /config read: the amount is shown
+        return {
+          background: await pay.evaluate((b) => getComputedStyle(b).backgroundColor),
+          disabled: await pay.isDisabled(),
+          violations: await page.evaluate(
+            () => (window as unknown as { violations: string[] }).violations,
+          ),
+        };
+      } finally {
+        await context.close();
+      }
+    };
+    const primary = 'rgb(29, 78, 216)'; // --pg-color-primary's default
+    assert.deepEqual(await looks(false), { background: primary, disabled: true, violations: [] });
+    assert.deepEqual(await looks(true), { background: primary, disabled: false, violations: [] });
+    for (const card of ['4111111111111111', '4000000000003063']) {
+      const paid = await pay(browser, server, card, card === '4000000000003063');
+      timings.push([`lit-ssr: pay ${card.slice(-4)}`, paid.ms]);
+    }
+  } finally {
+    await server.stop();
+  }
+});
+
+async function expectText(locator: Locator, pattern: RegExp): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!pattern.test((await locator.textContent()) ?? '')) {
+    assert.ok(Date.now() < deadline, `${pattern} in ${await locator.textContent()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** Lines (1-based) of `file` that the checker's output reports an error on. */
 function errorLines(out: string, file: string): number[] {
@@ -364,7 +459,7 @@ test('Preact and Solid: the elements type-check in their JSX, mistakes reported'
   }
 });
 
-test('Next.js: a production build with @pg-checkout/react, served by next start, hydrates without errors', async () => {
+test('Next.js: a production build with @pg-checkout/react, served by next start, renders the drop-in on the server and hydrates without errors', async () => {
   const dir = await app('next');
   const result = await timed('next: next build', () =>
     mustRun('npm', ['run', 'build'], {
@@ -392,6 +487,14 @@ test('Next.js: a production build with @pg-checkout/react, served by next start,
       });
       next.once('exit', (code) => reject(new Error(`next start exited (${code})`)));
     });
+    // Next's server rendering resolved @pg-checkout/react's `node` entry: the drop-in's markup is in the
+    // HTML (declarative shadow DOM), so nothing moves when it hydrates.
+    const html = await (await fetch(url)).text();
+    assert.match(
+      html,
+      /<pg-checkout[^>]*><template shadowrootmode="open">/,
+      'server-rendered drop-in',
+    );
     browser ??= await launchChromium();
     const page = await browser.newPage();
     const problems: string[] = [];

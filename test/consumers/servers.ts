@@ -20,9 +20,13 @@ export interface AppServer {
   stop(): Promise<void>;
 }
 
-/** `node build/server.js` in `dir`; resolves once it printed its URLs. */
-export async function startServer(dir: string, staticDir: string): Promise<AppServer> {
-  const child = spawn(process.execPath, ['build/server.js'], {
+/** `node build/server.js` (or `entry`) in `dir`; resolves once it printed its URLs. */
+export async function startServer(
+  dir: string,
+  staticDir: string,
+  entry = 'build/server.js',
+): Promise<AppServer> {
+  const child = spawn(process.execPath, [entry], {
     cwd: dir,
     env: { ...process.env, STATIC_DIR: staticDir },
     stdio: ['pipe', 'pipe', 'inherit'],

@@ -179,6 +179,7 @@ const SHARED = {
   'i18n/localize': ['createTranslator', 'updateOnTableLoad'],
   'internal/connection': ['ConnectionController'],
   'internal/failure-message': ['shopperMessage'],
+  'internal/server-styles': ['ServerStylesController'],
   'styles/theme': ['themeStyles'],
 };
 

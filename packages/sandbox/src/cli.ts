@@ -66,10 +66,20 @@ try {
   );
 }
 
+/** `NAME=value` as dotenv reads it: quoted only when the value holds something a shell or dotenv would eat. */
+const envLine = (name: string, value: string): string =>
+  `${name}=${/^[\w.:/@+-]*$/.test(value) ? value : JSON.stringify(value)}`;
+
 // Card numbers stay out of logs, test cards included: the banner points to the table instead.
 console.log(`pg-sandbox listening on ${sandbox.url}
-  token:  ${sandbox.token}
-  secret: ${sandbox.secret}
+
+Paste into your .env (PG_BASE_URL is scheme, host and port only: the client adds /pg/api/v2/...
+itself, so a base URL that ends in /pg/api fails every request):
+
+${envLine('PG_BASE_URL', sandbox.url)}
+${envLine('PG_TOKEN', sandbox.token)}
+${envLine('PG_SECRET', sandbox.secret)}
+
   dashboard:  ${sandbox.url}/
   test cards: ${sandbox.url}/_sandbox/test-cards (also in the README of @pg-checkout/sandbox, "Test cards")
 Ctrl-C stops.`);

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
+import { parseEnv } from 'node:util';
+import { GatewayClient } from '@pg-checkout/node';
 
 const BIN = fileURLToPath(new URL('../bin/pg-sandbox.js', import.meta.url));
 
@@ -38,8 +40,22 @@ describe('pg-sandbox CLI', () => {
       async (out) => {
         const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
         assert.ok(url, out);
-        assert.match(out, /token:\s+cli-token/);
-        assert.match(out, /secret:\s+cli-secret/);
+        // Lines ready for .env: they parse as dotenv, the base URL is the host alone, and a client
+        // configured from them is accepted by the sandbox.
+        const env = parseEnv(
+          out
+            .split('\n')
+            .filter((line) => /^PG_\w+=/.test(line))
+            .join('\n'),
+        );
+        assert.deepEqual(env, { PG_BASE_URL: url, PG_TOKEN: 'cli-token', PG_SECRET: 'cli-secret' });
+        assert.match(out, /\/pg\/api fails every request/);
+        const client = new GatewayClient({
+          baseUrl: env.PG_BASE_URL!,
+          token: env.PG_TOKEN!,
+          secret: env.PG_SECRET!,
+        });
+        await client.validate();
         assert.doesNotMatch(out, /\d{12,}/, 'no card numbers in the log, not even test cards');
         assert.match(out, /README/);
         const res = await fetch(`${url}/`);

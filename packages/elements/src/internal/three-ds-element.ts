@@ -14,6 +14,7 @@ import {
 } from '../i18n/localize.js';
 import { isTransient, waitForCompletion } from './completion.js';
 import { ConnectionController } from './connection.js';
+import { ServerStylesController } from './server-styles.js';
 import { shopperMessage } from './failure-message.js';
 import { postIntoFrame } from './post-into-frame.js';
 import { sleep } from './sleep.js';
@@ -34,6 +35,8 @@ let frameCounter = 0;
 export abstract class ThreeDSElement extends LitElement {
   /** A move (disconnect, then connect) pauses the flow; it never ends it. */
   protected readonly connection = new ConnectionController(this);
+
+  private readonly serverStyles = new ServerStylesController(this);
 
   static override properties: PropertyDeclarations = {
     checkout: { state: true, attribute: false },

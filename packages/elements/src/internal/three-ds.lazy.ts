@@ -13,6 +13,7 @@ import { themeStyles } from '../styles/theme.js';
 import { importBesideScript } from './beside-script.lazy.js';
 import { ConnectionController } from './connection.js';
 import { shopperMessage } from './failure-message.js';
+import { ServerStylesController } from './server-styles.js';
 
 /** The 3-D Secure classes, once `pg-checkout.3ds.js` ran (`PgCheckout.Pg3dsV2` in the script tag). */
 export let Pg3dsV1: typeof V1 | undefined;
@@ -36,6 +37,7 @@ const shared = {
   'i18n/localize': { createTranslator, updateOnTableLoad },
   'internal/connection': { ConnectionController },
   'internal/failure-message': { shopperMessage },
+  'internal/server-styles': { ServerStylesController },
   'styles/theme': { themeStyles },
 };
 

@@ -1,5 +1,12 @@
 import { ContextConsumer } from '@lit/context';
-import { html, LitElement, nothing, type PropertyValues, type PropertyDeclarations } from 'lit';
+import {
+  html,
+  isServer,
+  LitElement,
+  nothing,
+  type PropertyValues,
+  type PropertyDeclarations,
+} from 'lit';
 import { live } from 'lit/directives/live.js';
 import type { CardType, PaymentRequest, SavedCard } from '../../api/types.js';
 import { acceptedBrands, brandMarks } from '../../card/brand-marks.js';
@@ -20,6 +27,7 @@ import {
   type Messages,
   type Translate,
 } from '../../i18n/localize.js';
+import { ServerStylesController } from '../../internal/server-styles.js';
 import { themeStyles } from '../../styles/theme.js';
 import {
   CardHolderValidator,
@@ -34,6 +42,8 @@ import { cardFormStyles } from './card-form.styles.js';
 type Field = 'number' | 'holder' | 'expiry' | 'cvv';
 const fieldOrder: Field[] = ['number', 'holder', 'expiry', 'cvv'];
 const NEW_CARD = '';
+/** Values found in server-rendered inputs, by field. */
+type TypedFields = Partial<Record<Field, string>> & { saveCard?: boolean };
 
 const markOf = (type: CardType) =>
   html`<svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true" focusable="false">
@@ -98,6 +108,8 @@ export class PgCardForm extends LitElement {
   };
 
   private readonly tableLoad = updateOnTableLoad(this);
+
+  private readonly serverStyles = new ServerStylesController(this);
 
   private readonly consumer = new ContextConsumer(this, {
     context: checkoutContext,
@@ -185,10 +197,41 @@ export class PgCardForm extends LitElement {
     return this.usingSavedCard ? [] : fieldOrder.filter((f) => this.failure(f));
   }
 
+  /** What the shopper typed into the server-rendered fields before this element hydrated. */
+  private typedBeforeHydration?: TypedFields;
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // Hydration sets each input to its (empty) state: read what the page holds first, give it back after.
+    if (!this.hasUpdated && !isServer) this.typedBeforeHydration = this.readServerFields();
     if (changed.has('savedCards') || changed.has('checkout' as keyof PgCardForm)) {
       if (this.selectedToken !== NEW_CARD && !this.usingSavedCard) this.selectedToken = NEW_CARD;
     }
+  }
+
+  private readServerFields(): TypedFields {
+    const root = this.renderRoot;
+    const typed: TypedFields = {};
+    for (const field of fieldOrder) {
+      const value = root.querySelector<HTMLInputElement>(`input#${field}`)?.value;
+      if (value) typed[field] = value;
+    }
+    if (root.querySelector<HTMLInputElement>('input[name=saveCard]')?.checked)
+      typed.saveCard = true;
+    return typed;
+  }
+
+  protected override firstUpdated(): void {
+    // The server renders the pay button disabled: before hydration a submit would be the browser's own,
+    // a GET of the page with the card in its URL. Hydration leaves attributes as they are.
+    this.renderRoot.querySelector('button[type=submit]')?.removeAttribute('disabled');
+    const typed = this.typedBeforeHydration ?? {};
+    this.typedBeforeHydration = undefined;
+    if (typed.number) this.number = formatCardNumber(typed.number).display;
+    if (typed.holder) this.holder = typed.holder;
+    if (typed.expiry) this.expiry = formatExpiry(typed.expiry).display;
+    if (typed.cvv) this.cvv = formatCvv(typed.cvv, this.cvvLength).display;
+    if (typed.saveCard) this.saveCard = true;
+    for (const field of fieldOrder) if (typed[field]) this.dirty.add(field);
   }
 
   private applyFormatted(input: HTMLInputElement, result: Formatted): string {
@@ -522,6 +565,7 @@ export class PgCardForm extends LitElement {
       <button
         part="submit"
         type="submit"
+        ?disabled=${isServer}
         aria-disabled=${this.busy ? 'true' : 'false'}
         aria-busy=${this.busy ? 'true' : 'false'}
       >

@@ -124,6 +124,9 @@ export const cardFormStyles = css`
     justify-content: center;
     gap: 0.5rem;
   }
+  button[type='submit']:disabled {
+    cursor: progress;
+  }
   button[aria-busy='true'] {
     opacity: 0.85;
   }

@@ -40,6 +40,7 @@ import {
   saveRunningPayment,
 } from '../../internal/running-payment.js';
 import { threeDSReady } from '../../internal/three-ds-ready.js';
+import { ServerStylesController } from '../../internal/server-styles.js';
 import { themeStyles } from '../../styles/theme.js';
 import type { Pg3dsV1 } from '../3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
@@ -190,6 +191,8 @@ export class PgCheckout extends LitElement {
 
   /** A move (KeepAlive, portal, `appendChild` elsewhere) pauses a payment; outcomes wait for the return. */
   private readonly connection = new ConnectionController(this);
+
+  private readonly serverStyles = new ServerStylesController(this);
 
   private context?: CheckoutContext;
 
