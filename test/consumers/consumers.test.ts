@@ -15,6 +15,7 @@ import {
   installApp,
   listFiles,
   mustRun,
+  PACKAGES,
   packAll,
   repoRoot,
   run,
@@ -105,7 +106,7 @@ before(async () => {
       mustRun('npm', ['run', 'build'], { cwd: repoRoot, env: { npm_config_loglevel: 'error' } }),
     );
   }
-  packed = await timed('npm pack (6 packages)', () => packAll(work));
+  packed = await timed(`npm pack (${PACKAGES.length} packages)`, () => packAll(work));
   queueInstalls();
 });
 
