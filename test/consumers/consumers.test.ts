@@ -1,12 +1,13 @@
 // A merchant's developer, from the packed tarballs to paying apps: every package is packed, checked,
 // and installed (no links, no workspace) into fresh apps under the system's temp directory.
 // PG_CONSUMERS_NO_BUILD=1 skips `npm run build` (the packages are built already);
-// PG_CONSUMERS_KEEP=1 keeps the scratch directory; PG_CONSUMERS_CACHE picks another npm cache.
+// PG_CONSUMERS_KEEP=1 keeps the scratch directory; PG_CONSUMERS_CACHE picks another npm cache;
+// PG_CONSUMERS_APPS=hono,nuxt installs only those apps (with --test-name-pattern for their tests).
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
@@ -14,6 +15,7 @@ import {
   installApp,
   listFiles,
   mustRun,
+  PACKAGES,
   packAll,
   repoRoot,
   run,
@@ -22,6 +24,15 @@ import {
   type Packed,
 } from './lib.js';
 import { pay, startServer } from './servers.js';
+import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import {
+  freePort,
+  payOverHttp,
+  ssrPage,
+  startApp,
+  type Gateway,
+  type RunningApp,
+} from './fetch-apps.js';
 
 const work = scratch();
 const cache = process.env.PG_CONSUMERS_CACHE; // default: npm's own, shared with `npm ci`
@@ -29,6 +40,8 @@ const sharedDir = join(repoRoot, 'test/consumers/shared');
 const timings: [string, number][] = [];
 let packed: Packed;
 let browser: Browser | undefined;
+/** One sandbox for every app on the Fetch API handler. */
+let sandbox: Sandbox | undefined;
 
 const APPS: Record<string, PackageDir[]> = {
   'react-express5': ['react', 'elements', 'express', 'sandbox'],
@@ -37,16 +50,30 @@ const APPS: Record<string, PackageDir[]> = {
   svelte: ['elements'],
   'jsx-others': ['elements'],
   astro: ['elements'],
-  next: ['react', 'elements'],
+  next: ['react', 'elements', 'server'],
   nest: ['elements', 'express', 'sandbox'],
   'lit-ssr': ['elements', 'express', 'sandbox'],
+  hono: ['server', 'elements'],
+  sveltekit: ['server', 'elements'],
+  nuxt: ['server', 'elements'],
+  'react-router': ['server', 'elements'],
+};
+/** Where each app on the Fetch API handler imports shared/checkout.ts from. */
+const CHECKOUT_AT: Record<string, string> = {
+  next: 'lib/checkout.ts',
+  hono: 'src/checkout.ts',
+  sveltekit: 'src/lib/server/checkout.ts',
+  nuxt: 'server/utils/checkout.ts',
+  'react-router': 'app/checkout.server.ts',
 };
 const installs = new Map<string, Promise<string>>();
 
 /** Installs run two at a time (the network is the bottleneck, the machine has two cores). */
 function queueInstalls(): void {
   const lanes: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
-  Object.entries(APPS).forEach(([name, uses], i) => {
+  const only = process.env.PG_CONSUMERS_APPS?.split(',');
+  const apps = Object.entries(APPS).filter(([name]) => !only || only.includes(name));
+  apps.forEach(([name, uses], i) => {
     const lane = i % lanes.length;
     const done = lanes[lane]!.then(async () => {
       const { dir, ms } = await installApp(name, work, packed, uses, cache);
@@ -61,7 +88,9 @@ function queueInstalls(): void {
 }
 
 async function app(name: string): Promise<string> {
-  return installs.get(name)!;
+  const installed = installs.get(name);
+  assert.ok(installed, `${name} is not among PG_CONSUMERS_APPS`);
+  return installed;
 }
 
 async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
@@ -79,12 +108,13 @@ before(async () => {
       mustRun('npm', ['run', 'build'], { cwd: repoRoot, env: { npm_config_loglevel: 'error' } }),
     );
   }
-  packed = await timed('npm pack (6 packages)', () => packAll(work));
+  packed = await timed(`npm pack (${PACKAGES.length} packages)`, () => packAll(work));
   queueInstalls();
 });
 
 after(async () => {
   await browser?.close();
+  await sandbox?.close();
   await Promise.allSettled(installs.values());
   console.log('\nconsumer timings:');
   for (const [label, ms] of timings)
@@ -459,37 +489,55 @@ test('Preact and Solid: the elements type-check in their JSX, mistakes reported'
   }
 });
 
-test('Next.js: a production build with @pg-checkout/react, served by next start, renders the drop-in on the server and hydrates without errors', async () => {
-  const dir = await app('next');
-  const result = await timed('next: next build', () =>
-    mustRun('npm', ['run', 'build'], {
-      cwd: dir,
-      env: { NEXT_TELEMETRY_DISABLED: '1' },
-      timeoutMs: 600_000,
-    }),
-  );
-  assert.match(result.out, /Compiled successfully|Generating static pages/);
+async function gateway(): Promise<Gateway> {
+  sandbox ??= await createSandbox({ port: 0, host: '127.0.0.1' });
+  return { url: sandbox.url, token: sandbox.token, secret: sandbox.secret };
+}
 
-  const next = spawn(
-    join(dir, 'node_modules/.bin/next'),
-    ['start', '--port', '0', '--hostname', '127.0.0.1'],
-    {
-      cwd: dir,
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+/** Copies shared/checkout.ts into the app and runs its `npm run build`. */
+async function buildFetchApp(name: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const dir = await app(name);
+  const target = join(dir, CHECKOUT_AT[name]!);
+  mkdirSync(dirname(target), { recursive: true });
+  cpSync(join(sharedDir, 'checkout.ts'), target);
+  await timed(`${name}: npm run build`, () =>
+    mustRun('npm', ['run', 'build'], { cwd: dir, env, timeoutMs: 600_000 }),
+  );
+  return dir;
+}
+
+/** The server-rendered page, then 4111… and 4000…3063 (challenge, code 1234) through /api/checkout. */
+async function payThroughApp(name: string, running: RunningApp): Promise<void> {
+  await ssrPage(running);
+  for (const [card, label] of [
+    ['4111111111111111', 'pay 4111 (frictionless)'],
+    ['4000000000003063', 'pay 3063 (challenge, code 1234)'],
+  ] as const) {
+    const status = await timed(`${name}: ${label}`, () => payOverHttp(running, card));
+    assert.equal(status, 'approved', `${name}: ${card.slice(-4)}`);
+  }
+}
+
+test('Next.js: route handlers on createCheckoutHandler pay 4111… and 4000…3063 under next start; the client page hydrates without errors', async () => {
+  const env = { NEXT_TELEMETRY_DISABLED: '1' };
+  const dir = await buildFetchApp('next', env);
+  const port = await freePort();
+  const next = join(dir, 'node_modules/.bin/next');
+  const running = await timed('next: start', async () =>
+    startApp(
+      dir,
+      next,
+      ['start', '--port', String(port), '--hostname', '127.0.0.1'],
+      await gateway(),
+      env,
+      port,
+    ),
   );
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      next.stdout.on('data', (chunk: Buffer) => {
-        const match = /http:\/\/127\.0\.0\.1:\d+/.exec(String(chunk));
-        if (match) resolve(match[0]);
-      });
-      next.once('exit', (code) => reject(new Error(`next start exited (${code})`)));
-    });
+    await payThroughApp('next', running);
     // Next's server rendering resolved @pg-checkout/react's `node` entry: the drop-in's markup is in the
     // HTML (declarative shadow DOM), so nothing moves when it hydrates.
-    const html = await (await fetch(url)).text();
+    const html = await (await fetch(running.url)).text();
     assert.match(
       html,
       /<pg-checkout[^>]*><template shadowrootmode="open">/,
@@ -500,15 +548,63 @@ test('Next.js: a production build with @pg-checkout/react, served by next start,
     const problems: string[] = [];
     page.on('pageerror', (err) => problems.push(err.message));
     page.on('console', (msg) => {
-      // The page's endpoint has no middleware behind it here: its 404s are expected.
+      // The favicon's 404 is expected.
       if (msg.type() === 'error' && !/status of 404/.test(msg.text())) problems.push(msg.text());
     });
-    await page.goto(url);
+    await page.goto(running.url);
     await page.locator('pg-card-form input[autocomplete="cc-number"]').waitFor();
     await page.waitForTimeout(500);
     await page.close();
     assert.deepEqual(problems, [], 'hydration and rendering without errors');
   } finally {
-    next.kill();
+    await running.stop();
+  }
+});
+
+test('Hono on @hono/node-server: tsc, then 4111… and 4000…3063 through app.all(/api/checkout/*); the page renders <pg-checkout>', async () => {
+  const dir = await buildFetchApp('hono');
+  const running = await timed('hono: start', async () =>
+    startApp(dir, process.execPath, ['build/server.js'], await gateway()),
+  );
+  try {
+    await payThroughApp('hono', running);
+  } finally {
+    await running.stop();
+  }
+});
+
+test('SvelteKit (adapter-node): a +server.ts fallback pays 4111… and 4000…3063 (the bank’s cross-site form post allowed); the page server-renders <pg-checkout>', async () => {
+  const dir = await buildFetchApp('sveltekit');
+  const running = await timed('sveltekit: start', async () =>
+    startApp(dir, process.execPath, ['build'], await gateway()),
+  );
+  try {
+    await payThroughApp('sveltekit', running);
+  } finally {
+    await running.stop();
+  }
+});
+
+test('Nuxt 4 (Nitro): a server route with toWebRequest/sendWebResponse pays 4111… and 4000…3063; the page server-renders <pg-checkout>', async () => {
+  const dir = await buildFetchApp('nuxt', { NUXT_TELEMETRY_DISABLED: '1' });
+  const running = await timed('nuxt: start', async () =>
+    startApp(dir, process.execPath, ['.output/server/index.mjs'], await gateway()),
+  );
+  try {
+    await payThroughApp('nuxt', running);
+  } finally {
+    await running.stop();
+  }
+});
+
+test('React Router 7 (framework mode): a resource route’s loader and action pay 4111… and 4000…3063 behind Express; the page server-renders <pg-checkout>', async () => {
+  const dir = await buildFetchApp('react-router');
+  const running = await timed('react-router: start', async () =>
+    startApp(dir, process.execPath, ['server.js'], await gateway()),
+  );
+  try {
+    await payThroughApp('react-router', running);
+  } finally {
+    await running.stop();
   }
 });
