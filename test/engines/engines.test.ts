@@ -84,7 +84,11 @@ for (const name of ENGINES) {
       assert.equal(await s.finalStatus(), 'declined');
       assert.match(await s.text(FIELDS.message), /declined/);
       await until('the card cleared', async () => (await s.value(FIELDS.number)) === '');
-      assert.equal(await s.focused(), 'cc-number');
+      // The reason has focus (on screen on a phone too), with "Try another card" and no Pay beside it.
+      await until('focus on the reason', async () => (await s.focused()) === 'message');
+      assert.equal(await s.visible(FIELDS.pay), false, 'no Pay beside "Try another card"');
+      await s.clickOn(FIELDS.retry);
+      await until('focus in the card number', async () => (await s.focused()) === 'cc-number');
       assert.equal(await s.text('#cvv-error'), '', 'no error for a field nobody touched since');
     });
 
@@ -143,7 +147,7 @@ for (const name of ENGINES) {
       assert.equal(await s.finalStatus(), 'approved', await s.text(FIELDS.message));
       assert.equal(await s.focused(), 'message');
 
-      // A second payment: Escape from our close control cancels, and focus goes to "Try again".
+      // A second payment: Escape from our close control cancels, and focus goes to the reason.
       const again = await shopperFor('4000000000003055');
       await again.payByKeyboard('4000000000003055');
       await again.bankPage();
@@ -153,7 +157,7 @@ for (const name of ENGINES) {
       await again.tab.press('Escape');
       assert.equal(await again.finalStatus(), 'failed');
       assert.match(await again.text(FIELDS.message), /cancelled/);
-      await until('focus on Try again', async () => (await again.focused()) === 'retry');
+      await until('focus on the reason', async () => (await again.focused()) === 'message');
     });
   });
 }

@@ -73,6 +73,13 @@ export class Shopper {
     );
   }
 
+  /** True when the element is rendered (not hidden, not inside a hidden part). */
+  visible(selector: string): Promise<boolean> {
+    return this.tab.evaluate(
+      `${DEEP} const el = deep(${JSON.stringify(selector)}); return !!el && el.getClientRects().length > 0;`,
+    );
+  }
+
   /** The focused element, followed through shadow roots: its part and autocomplete, or the frame. */
   focused(): Promise<string> {
     return this.tab.evaluate(
