@@ -34,6 +34,8 @@ import { cardFormStyles } from './card-form.styles.js';
 type Field = 'number' | 'holder' | 'expiry' | 'cvv';
 const fieldOrder: Field[] = ['number', 'holder', 'expiry', 'cvv'];
 const NEW_CARD = '';
+/** Pressing Pay keeps focus in the field: its blur message would push Pay away before the release (a missed tap). */
+const preventDefault = (event: Event) => event.preventDefault();
 
 const markOf = (type: CardType) =>
   html`<svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true" focusable="false">
@@ -522,6 +524,7 @@ export class PgCardForm extends LitElement {
       <button
         part="submit"
         type="submit"
+        @mousedown=${preventDefault}
         aria-disabled=${this.busy ? 'true' : 'false'}
         aria-busy=${this.busy ? 'true' : 'false'}
       >

@@ -109,6 +109,7 @@ export const cardFormStyles = css`
     gap: 0.5rem;
     align-items: center;
     font-weight: 400;
+    min-height: 2.75rem;
   }
   .choice input {
     width: 1.25rem;
