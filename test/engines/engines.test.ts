@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { assertNoCardData } from '../support/card-data.js';
 import { startShop, type Shop } from '../support/shop.js';
-import { launch, type Engine, type EngineName } from './engines.js';
-import { FIELDS, Shopper, until } from './shopper.js';
+import { launch, type Engine, type EngineName, type Viewport } from './engines.js';
+import { DEEP, FIELDS, Shopper, until } from './shopper.js';
+import { EXPIRY } from '../support/checkout.js';
 
 const ENGINES = (process.env.PG_ENGINES ?? 'chromium,firefox,webkit')
   .split(',')
@@ -19,6 +20,24 @@ const ENGINES = (process.env.PG_ENGINES ?? 'chromium,firefox,webkit')
 
 let shop: Shop;
 const used = new Set<string>();
+
+/** Phone sizes per engine, where the issue saw each engine go wrong (one page load each: keep the run short). */
+const PHONES: Record<EngineName, Viewport[]> = {
+  chromium: [{ width: 375, height: 667 }],
+  firefox: [
+    { width: 414, height: 896 },
+    { width: 320, height: 568 },
+  ],
+  webkit: [{ width: 375, height: 667 }],
+};
+
+interface Box {
+  left: number;
+  top: number;
+  bottom: number;
+  width: number;
+  height: number;
+}
 
 before(async () => {
   shop = await startShop({ RATE_LIMIT_PER_IP: '1000' });
@@ -49,10 +68,10 @@ for (const name of ENGINES) {
       await engine?.close();
     });
 
-    async function shopperFor(number: string): Promise<Shopper> {
+    async function shopperFor(number: string, viewport?: Viewport): Promise<Shopper> {
       used.add(number);
       await shopper?.tab.close();
-      shopper = new Shopper(await engine.newTab());
+      shopper = new Shopper(await engine.newTab(viewport));
       await shopper.open(shop.url);
       return shopper;
     }
@@ -159,5 +178,66 @@ for (const name of ENGINES) {
       assert.match(await again.text(FIELDS.message), /cancelled/);
       await until('focus on the reason', async () => (await again.focused()) === 'message');
     });
+
+    for (const phone of PHONES[name]) {
+      test(`on a phone (${phone.width}x${phone.height}): form first, the first tap on Pay lands, the challenge on screen, a cancel shows its reason`, async (t) => {
+        const s = await shopperFor('4000000000003063', phone);
+        const box = (selector: string) =>
+          s.tab.evaluate<Box | null>(
+            `${DEEP} const el = deep(${JSON.stringify(selector)}); if (!el) return null; const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, bottom: r.bottom, width: r.width, height: r.height };`,
+          );
+        const screen = await s.tab.evaluate<{ w: number; h: number; sw: number }>(
+          'return { w: innerWidth, h: innerHeight, sw: document.documentElement.scrollWidth }',
+        );
+        t.diagnostic(`${name}: page ${screen.w}x${screen.h}`);
+        assert.ok(screen.sw <= screen.w, `the page scrolls sideways by ${screen.sw - screen.w} px`);
+        // The form comes before the cart: Pay is on the first screen (on the smallest, the form starts there).
+        const first = screen.h >= 600 ? FIELDS.pay : FIELDS.number;
+        const below = (await box(first))!.bottom - screen.h;
+        assert.ok(below <= 0, `${first} ends ${below} px below the fold`);
+
+        // One digit short in the security code, then one tap on Pay: its message must not push Pay away.
+        for (const [field, text] of [
+          ['number', '4000000000003063'],
+          ['holder', 'Thandi Nkosi'],
+          ['expiry', EXPIRY],
+          ['cvv', '12'],
+        ] as const) {
+          await s.clickOn(FIELDS[field]);
+          await s.tab.type(text);
+        }
+        await s.clickOn(FIELDS.pay);
+        await until('the tap on Pay to be answered', async () =>
+          /Some details need your attention/.test(await s.text('[part~="status"]')),
+        );
+        assert.equal(await s.focused(), 'cc-csc', 'the submit sent focus to the short field');
+        await s.tab.type('3');
+        await s.clickOn(FIELDS.pay);
+
+        await s.bankPage();
+        const close = (await box('[part~="cancel"]'))!;
+        const frame = (await box('iframe[part~="frame"]'))!;
+        assert.ok(close.top >= -1, `the close control starts ${-close.top} px above the screen`);
+        assert.ok(
+          frame.bottom <= screen.h,
+          `the bank's page ends ${frame.bottom - screen.h} px below the screen`,
+        );
+        assert.ok(
+          close.width >= 44 && close.height >= 44,
+          `close is ${close.width}x${close.height}`,
+        );
+
+        // Cancel by pointer where it is (no scrolling): the reason is focused and on screen, no Pay beside it.
+        await s.tab.click(close.left + close.width / 2, close.top + close.height / 2);
+        assert.equal(await s.finalStatus(), 'failed');
+        await until('focus on the reason', async () => (await s.focused()) === 'message');
+        const reason = (await box(FIELDS.message))!;
+        assert.ok(
+          reason.top >= 0 && reason.bottom <= screen.h,
+          `the reason is at ${reason.top}..${reason.bottom}`,
+        );
+        assert.equal(await s.visible(FIELDS.pay), false);
+      });
+    }
   });
 }

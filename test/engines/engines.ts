@@ -21,10 +21,16 @@ export interface Tab {
   close(): Promise<void>;
 }
 
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
 export interface Engine {
   name: EngineName;
   version: string;
-  newTab(): Promise<Tab>;
+  /** A new tab at `viewport` (default 1280x800; WebKit sizes its window, so its page is a little smaller). */
+  newTab(viewport?: Viewport): Promise<Tab>;
   close(): Promise<void>;
 }
 
@@ -37,8 +43,8 @@ async function chromium(): Promise<Engine> {
   return {
     name: 'chromium',
     version: browser.version(),
-    async newTab() {
-      const context = await browser.newContext({ viewport: VIEWPORT });
+    async newTab(viewport = VIEWPORT) {
+      const context = await browser.newContext({ viewport });
       const page: PwPage = await context.newPage();
       return {
         open: async (url) => void (await page.goto(url)),
@@ -68,10 +74,10 @@ async function firefox(): Promise<Engine> {
   return {
     name: 'firefox',
     version: await browser.version(),
-    async newTab() {
+    async newTab(viewport = VIEWPORT) {
       const context = await browser.createBrowserContext();
       const page: PPage = await context.newPage();
-      await page.setViewport(VIEWPORT);
+      await page.setViewport(viewport);
       return {
         open: async (url) => void (await page.goto(url)),
         evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
@@ -94,13 +100,12 @@ async function firefox(): Promise<Engine> {
 /** WebKitGTK through WebKitWebDriver: one session, cookies and storage emptied for each new shopper. */
 async function webkit(): Promise<Engine> {
   const session = await WebDriverSession.webkit();
-  const caps = await session.command<{ width: number }>('POST', '/window/rect', VIEWPORT);
-  void caps;
   const version = await session.execute<string>('return navigator.userAgent');
   return {
     name: 'webkit',
     version,
-    async newTab() {
+    async newTab(viewport = VIEWPORT) {
+      await session.command('POST', '/window/rect', viewport);
       const inBank = async <T>(body: string): Promise<T | undefined> => {
         const frame = await session.execute<unknown>(
           `const walk = (root) => { for (const el of root.querySelectorAll('*')) { if (el.matches('iframe[part=frame]')) return el; if (el.shadowRoot) { const hit = walk(el.shadowRoot); if (hit) return hit; } } return null; }; return walk(document);`,

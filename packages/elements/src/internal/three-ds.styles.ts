@@ -27,6 +27,8 @@ export const threeDSStyles = css`
     max-width: 100%;
     margin-inline: auto;
     outline: none;
+    /* Scrolled to (on a phone, zoomed in) with a little room above the close control. */
+    scroll-margin-top: 0.5rem;
   }
   /* One close control above the frame's corner; the bank's page has the title and its own buttons. */
   .close {
