@@ -6,6 +6,9 @@
  * PG_ENGINES=firefox,webkit picks engines.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { assertNoCardData } from '../support/card-data.js';
 import { startShop, type Shop } from '../support/shop.js';
@@ -21,14 +24,25 @@ const ENGINES = (process.env.PG_ENGINES ?? 'chromium,firefox,webkit')
 let shop: Shop;
 const used = new Set<string>();
 
+// The README's 320 px pictures in each engine; UPDATE_SCREENSHOTS=1 writes them into docs/screenshots.
+const shots = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOTS ? '../../docs/screenshots/' : '../../test-results/screenshots/',
+    import.meta.url,
+  ),
+);
+
 /** Phone sizes per engine, where the issue saw each engine go wrong (one page load each: keep the run short). */
 const PHONES: Record<EngineName, Viewport[]> = {
-  chromium: [{ width: 375, height: 667 }],
+  chromium: [
+    { width: 375, height: 667 },
+    { width: 320, height: 568 },
+  ],
   firefox: [
     { width: 414, height: 896 },
     { width: 320, height: 568 },
   ],
-  webkit: [{ width: 375, height: 667 }],
+  webkit: [{ width: 320, height: 568 }],
 };
 
 interface Box {
@@ -40,6 +54,7 @@ interface Box {
 }
 
 before(async () => {
+  mkdirSync(shots, { recursive: true });
   shop = await startShop({ RATE_LIMIT_PER_IP: '1000' });
 });
 
@@ -126,7 +141,7 @@ for (const name of ENGINES) {
       });
     }
 
-    test('keyboard alone: card, Enter, the challenge takes the keys, Escape cancels, Try again is focused', async (t) => {
+    test('keyboard alone: card, Enter, the challenge takes the keys, Escape cancels, the reason is focused', async (t) => {
       const s = await shopperFor('4000000000003055');
       await s.payByKeyboard('4000000000003055');
       await s.bankPage();
@@ -195,6 +210,8 @@ for (const name of ENGINES) {
         const first = screen.h >= 600 ? FIELDS.pay : FIELDS.number;
         const below = (await box(first))!.bottom - screen.h;
         assert.ok(below <= 0, `${first} ends ${below} px below the fold`);
+        const picture = phone.width === 320 ? join(shots, `checkout-320-${name}`) : undefined;
+        if (picture) await s.tab.screenshot(`${picture}.png`);
 
         // One digit short in the security code, then one tap on Pay: its message must not push Pay away.
         for (const [field, text] of [
@@ -226,6 +243,7 @@ for (const name of ENGINES) {
           close.width >= 44 && close.height >= 44,
           `close is ${close.width}x${close.height}`,
         );
+        if (picture) await s.tab.screenshot(`${picture}-challenge.png`);
 
         // Cancel by pointer where it is (no scrolling): the reason is focused and on screen, no Pay beside it.
         await s.tab.click(close.left + close.width / 2, close.top + close.height / 2);

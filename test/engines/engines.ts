@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import puppeteer, { type Browser as PBrowser, type Page as PPage } from 'puppeteer-core';
 import type { Browser as PwBrowser, Page as PwPage } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
@@ -18,6 +19,8 @@ export interface Tab {
   /** Real key presses to whatever has focus. */
   type(text: string): Promise<void>;
   press(key: Key): Promise<void>;
+  /** A PNG of what the page shows (the viewport), written to `path`. */
+  screenshot(path: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ async function chromium(): Promise<Engine> {
         click: (x, y) => page.mouse.click(x, y),
         type: (text) => page.keyboard.type(text, { delay: 5 }),
         press: (key) => page.keyboard.press(key),
+        screenshot: async (path) => void (await page.screenshot({ path })),
         close: () => context.close(),
       };
     },
@@ -90,6 +94,7 @@ async function firefox(): Promise<Engine> {
         click: (x, y) => page.mouse.click(x, y),
         type: (text) => page.keyboard.type(text, { delay: 5 }),
         press: (key) => page.keyboard.press(key),
+        screenshot: async (path) => void (await page.screenshot({ path })),
         close: () => context.close(),
       };
     },
@@ -134,6 +139,11 @@ async function webkit(): Promise<Engine> {
         click: (x, y) => session.click(x, y),
         type: (text) => session.keys(text),
         press: (key) => session.keys(Keys[key]),
+        screenshot: async (path) =>
+          writeFileSync(
+            path,
+            Buffer.from(await session.command<string>('GET', '/screenshot'), 'base64'),
+          ),
         close: async () => {
           await session.command('POST', '/url', { url: 'about:blank' }).catch(() => undefined);
         },
