@@ -47,6 +47,24 @@ describe('<pg-checkout> on a phone', () => {
     await until(() => el.status === 'failed');
   });
 
+  it('the whole card number shows in its field with 150% text on a phone', async () => {
+    const root = document.documentElement;
+    root.style.fontSize = '24px';
+    try {
+      const wrapper = await fixture<HTMLDivElement>(
+        html`<div style="width:311px;font-size:24px"><pg-card-form></pg-card-form></div>`,
+      );
+      const form = wrapper.querySelector('pg-card-form') as PgCardForm;
+      typeInto(field(form, 'number'), '4111111111111111');
+      await form.updateComplete;
+      const input = field(form, 'number');
+      expect(input.value).to.equal('4111 1111 1111 1111');
+      expect(input.scrollWidth, 'nothing scrolled out of sight').to.be.at.most(input.clientWidth);
+    } finally {
+      root.style.fontSize = '';
+    }
+  });
+
   it('"save this card" is a 44 px tap target', async () => {
     const form = await fixture<PgCardForm>(html`<pg-card-form allow-save></pg-card-form>`);
     const row = form.shadowRoot!.querySelector('[part=save-card]')!.getBoundingClientRect();
