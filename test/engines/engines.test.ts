@@ -202,7 +202,7 @@ for (const name of ENGINES) {
     });
 
     for (const phone of PHONES[name]) {
-      test(`on a phone (${phone.width}x${phone.height}): form first, the first tap on Pay lands, the challenge on screen, a cancel shows its reason`, async (t) => {
+      test(`at ${phone.width}x${phone.height} (a phone, or zoomed in): form first, the first tap on Pay lands, the challenge on screen, a cancel shows its reason`, async (t) => {
         const s = await shopperFor('4000000000003063', phone);
         const box = (selector: string) =>
           s.tab.evaluate<Box | null>(
