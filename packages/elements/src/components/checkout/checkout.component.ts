@@ -433,9 +433,14 @@ export class PgCheckout extends LitElement {
       // A middleware without the route (or one that refuses this browser) cannot tell: say so, offer nothing.
       if (!order.success && /^(not_found|http_4)/.test(order.code))
         return { success: false, status: 'failed', code: 'outcome_unknown', message: '' };
-      await new Promise((wake) => {
-        const timer = setTimeout(wake, (order.retryAfter ?? 0) * 1000 || wait);
-        addEventListener('online', () => wake(clearTimeout(timer)), { once: true });
+      await new Promise<void>((wake) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          removeEventListener('online', done);
+          wake();
+        };
+        const timer = setTimeout(done, (order.retryAfter ?? 0) * 1000 || wait);
+        addEventListener('online', done);
       });
     }
   }
