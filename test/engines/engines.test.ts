@@ -6,11 +6,15 @@
  * PG_ENGINES=firefox,webkit picks engines.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { assertNoCardData } from '../support/card-data.js';
 import { startShop, type Shop } from '../support/shop.js';
-import { launch, type Engine, type EngineName } from './engines.js';
-import { FIELDS, Shopper, until } from './shopper.js';
+import { launch, type Engine, type EngineName, type Viewport } from './engines.js';
+import { DEEP, FIELDS, Shopper, until } from './shopper.js';
+import { EXPIRY } from '../support/checkout.js';
 
 const ENGINES = (process.env.PG_ENGINES ?? 'chromium,firefox,webkit')
   .split(',')
@@ -20,7 +24,44 @@ const ENGINES = (process.env.PG_ENGINES ?? 'chromium,firefox,webkit')
 let shop: Shop;
 const used = new Set<string>();
 
+// The README's 320 px pictures in each engine; UPDATE_SCREENSHOTS=1 writes them into docs/screenshots.
+const shots = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOTS ? '../../docs/screenshots/' : '../../test-results/screenshots/',
+    import.meta.url,
+  ),
+);
+
+/**
+ * Phone sizes per engine, where the issue saw each engine go wrong (one page load each: keep the run short);
+ * 640x400 is a 1280x800 screen at 200% zoom.
+ */
+const PHONES: Record<EngineName, Viewport[]> = {
+  chromium: [
+    { width: 375, height: 667 },
+    { width: 320, height: 568 },
+  ],
+  firefox: [
+    { width: 414, height: 896 },
+    { width: 320, height: 568 },
+    { width: 640, height: 400 },
+  ],
+  webkit: [
+    { width: 320, height: 568 },
+    { width: 640, height: 400 },
+  ],
+};
+
+interface Box {
+  left: number;
+  top: number;
+  bottom: number;
+  width: number;
+  height: number;
+}
+
 before(async () => {
+  mkdirSync(shots, { recursive: true });
   shop = await startShop({ RATE_LIMIT_PER_IP: '1000' });
 });
 
@@ -49,10 +90,10 @@ for (const name of ENGINES) {
       await engine?.close();
     });
 
-    async function shopperFor(number: string): Promise<Shopper> {
+    async function shopperFor(number: string, viewport?: Viewport): Promise<Shopper> {
       used.add(number);
       await shopper?.tab.close();
-      shopper = new Shopper(await engine.newTab());
+      shopper = new Shopper(await engine.newTab(viewport));
       await shopper.open(shop.url);
       return shopper;
     }
@@ -84,7 +125,11 @@ for (const name of ENGINES) {
       assert.equal(await s.finalStatus(), 'declined');
       assert.match(await s.text(FIELDS.message), /declined/);
       await until('the card cleared', async () => (await s.value(FIELDS.number)) === '');
-      assert.equal(await s.focused(), 'cc-number');
+      // The reason has focus (on screen on a phone too), with "Try another card" and no Pay beside it.
+      await until('focus on the reason', async () => (await s.focused()) === 'message');
+      assert.equal(await s.visible(FIELDS.pay), false, 'no Pay beside "Try another card"');
+      await s.clickOn(FIELDS.retry);
+      await until('focus in the card number', async () => (await s.focused()) === 'cc-number');
       assert.equal(await s.text('#cvv-error'), '', 'no error for a field nobody touched since');
     });
 
@@ -103,7 +148,7 @@ for (const name of ENGINES) {
       });
     }
 
-    test('keyboard alone: card, Enter, the challenge takes the keys, Escape cancels, Try again is focused', async (t) => {
+    test('keyboard alone: card, Enter, the challenge takes the keys, Escape cancels, the reason is focused', async (t) => {
       const s = await shopperFor('4000000000003055');
       await s.payByKeyboard('4000000000003055');
       await s.bankPage();
@@ -143,7 +188,7 @@ for (const name of ENGINES) {
       assert.equal(await s.finalStatus(), 'approved', await s.text(FIELDS.message));
       assert.equal(await s.focused(), 'message');
 
-      // A second payment: Escape from our close control cancels, and focus goes to "Try again".
+      // A second payment: Escape from our close control cancels, and focus goes to the reason.
       const again = await shopperFor('4000000000003055');
       await again.payByKeyboard('4000000000003055');
       await again.bankPage();
@@ -153,7 +198,71 @@ for (const name of ENGINES) {
       await again.tab.press('Escape');
       assert.equal(await again.finalStatus(), 'failed');
       assert.match(await again.text(FIELDS.message), /cancelled/);
-      await until('focus on Try again', async () => (await again.focused()) === 'retry');
+      await until('focus on the reason', async () => (await again.focused()) === 'message');
     });
+
+    for (const phone of PHONES[name]) {
+      test(`at ${phone.width}x${phone.height} (a phone, or zoomed in): form first, the first tap on Pay lands, the challenge on screen, a cancel shows its reason`, async (t) => {
+        const s = await shopperFor('4000000000003063', phone);
+        const box = (selector: string) =>
+          s.tab.evaluate<Box | null>(
+            `${DEEP} const el = deep(${JSON.stringify(selector)}); if (!el) return null; const r = el.getBoundingClientRect(); return { left: r.left, top: r.top, bottom: r.bottom, width: r.width, height: r.height };`,
+          );
+        const screen = await s.tab.evaluate<{ w: number; h: number; sw: number }>(
+          'return { w: innerWidth, h: innerHeight, sw: document.documentElement.scrollWidth }',
+        );
+        t.diagnostic(`${name}: page ${screen.w}x${screen.h}`);
+        assert.ok(screen.sw <= screen.w, `the page scrolls sideways by ${screen.sw - screen.w} px`);
+        // The form comes before the cart: Pay is on the first screen (on the smallest, the form starts there).
+        const first = screen.h >= 600 ? FIELDS.pay : FIELDS.number;
+        const below = (await box(first))!.bottom - screen.h;
+        assert.ok(below <= 0, `${first} ends ${below} px below the fold`);
+        const picture = phone.width === 320 ? join(shots, `checkout-320-${name}`) : undefined;
+        if (picture) await s.tab.screenshot(`${picture}.png`);
+
+        // One digit short in the security code, then one tap on Pay: its message must not push Pay away.
+        for (const [field, text] of [
+          ['number', '4000000000003063'],
+          ['holder', 'Thandi Nkosi'],
+          ['expiry', EXPIRY],
+          ['cvv', '12'],
+        ] as const) {
+          await s.clickOn(FIELDS[field]);
+          await s.tab.type(text);
+        }
+        await s.clickOn(FIELDS.pay);
+        await until('the tap on Pay to be answered', async () =>
+          /Some details need your attention/.test(await s.text('[part~="status"]')),
+        );
+        assert.equal(await s.focused(), 'cc-csc', 'the submit sent focus to the short field');
+        await s.tab.type('3');
+        await s.clickOn(FIELDS.pay);
+
+        await s.bankPage();
+        const close = (await box('[part~="cancel"]'))!;
+        const frame = (await box('iframe[part~="frame"]'))!;
+        assert.ok(close.top >= -1, `the close control starts ${-close.top} px above the screen`);
+        assert.ok(
+          frame.bottom <= screen.h,
+          `the bank's page ends ${frame.bottom - screen.h} px below the screen`,
+        );
+        assert.ok(
+          close.width >= 44 && close.height >= 44,
+          `close is ${close.width}x${close.height}`,
+        );
+        if (picture) await s.tab.screenshot(`${picture}-challenge.png`);
+
+        // Cancel by pointer where it is (no scrolling): the reason is focused and on screen, no Pay beside it.
+        await s.tab.click(close.left + close.width / 2, close.top + close.height / 2);
+        assert.equal(await s.finalStatus(), 'failed');
+        await until('focus on the reason', async () => (await s.focused()) === 'message');
+        const reason = (await box(FIELDS.message))!;
+        assert.ok(
+          reason.top >= 0 && reason.bottom <= screen.h,
+          `the reason is at ${reason.top}..${reason.bottom}`,
+        );
+        assert.equal(await s.visible(FIELDS.pay), false);
+      });
+    }
   });
 }

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import puppeteer, { type Browser as PBrowser, type Page as PPage } from 'puppeteer-core';
 import type { Browser as PwBrowser, Page as PwPage } from 'playwright-core';
 import { launchChromium } from '../support/browser.js';
@@ -18,13 +19,21 @@ export interface Tab {
   /** Real key presses to whatever has focus. */
   type(text: string): Promise<void>;
   press(key: Key): Promise<void>;
+  /** A PNG of what the page shows (the viewport), written to `path`. */
+  screenshot(path: string): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface Viewport {
+  width: number;
+  height: number;
 }
 
 export interface Engine {
   name: EngineName;
   version: string;
-  newTab(): Promise<Tab>;
+  /** A new tab at `viewport` (default 1280x800; WebKit sizes its window, so its page is a little smaller). */
+  newTab(viewport?: Viewport): Promise<Tab>;
   close(): Promise<void>;
 }
 
@@ -37,8 +46,8 @@ async function chromium(): Promise<Engine> {
   return {
     name: 'chromium',
     version: browser.version(),
-    async newTab() {
-      const context = await browser.newContext({ viewport: VIEWPORT });
+    async newTab(viewport = VIEWPORT) {
+      const context = await browser.newContext({ viewport });
       const page: PwPage = await context.newPage();
       return {
         open: async (url) => void (await page.goto(url)),
@@ -52,6 +61,7 @@ async function chromium(): Promise<Engine> {
         click: (x, y) => page.mouse.click(x, y),
         type: (text) => page.keyboard.type(text, { delay: 5 }),
         press: (key) => page.keyboard.press(key),
+        screenshot: async (path) => void (await page.screenshot({ path })),
         close: () => context.close(),
       };
     },
@@ -68,10 +78,10 @@ async function firefox(): Promise<Engine> {
   return {
     name: 'firefox',
     version: await browser.version(),
-    async newTab() {
+    async newTab(viewport = VIEWPORT) {
       const context = await browser.createBrowserContext();
       const page: PPage = await context.newPage();
-      await page.setViewport(VIEWPORT);
+      await page.setViewport(viewport);
       return {
         open: async (url) => void (await page.goto(url)),
         evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
@@ -84,6 +94,7 @@ async function firefox(): Promise<Engine> {
         click: (x, y) => page.mouse.click(x, y),
         type: (text) => page.keyboard.type(text, { delay: 5 }),
         press: (key) => page.keyboard.press(key),
+        screenshot: async (path) => void (await page.screenshot({ path })),
         close: () => context.close(),
       };
     },
@@ -94,13 +105,12 @@ async function firefox(): Promise<Engine> {
 /** WebKitGTK through WebKitWebDriver: one session, cookies and storage emptied for each new shopper. */
 async function webkit(): Promise<Engine> {
   const session = await WebDriverSession.webkit();
-  const caps = await session.command<{ width: number }>('POST', '/window/rect', VIEWPORT);
-  void caps;
   const version = await session.execute<string>('return navigator.userAgent');
   return {
     name: 'webkit',
     version,
-    async newTab() {
+    async newTab(viewport = VIEWPORT) {
+      await session.command('POST', '/window/rect', viewport);
       const inBank = async <T>(body: string): Promise<T | undefined> => {
         const frame = await session.execute<unknown>(
           `const walk = (root) => { for (const el of root.querySelectorAll('*')) { if (el.matches('iframe[part=frame]')) return el; if (el.shadowRoot) { const hit = walk(el.shadowRoot); if (hit) return hit; } } return null; }; return walk(document);`,
@@ -129,6 +139,11 @@ async function webkit(): Promise<Engine> {
         click: (x, y) => session.click(x, y),
         type: (text) => session.keys(text),
         press: (key) => session.keys(Keys[key]),
+        screenshot: async (path) =>
+          writeFileSync(
+            path,
+            Buffer.from(await session.command<string>('GET', '/screenshot'), 'base64'),
+          ),
         close: async () => {
           await session.command('POST', '/url', { url: 'about:blank' }).catch(() => undefined);
         },

@@ -87,3 +87,38 @@ for (const size of SIZES) {
     });
   }
 }
+
+test('forced colours (375x740): fields, Pay and the message show where focus is', async () => {
+  const context = await browser.newContext({
+    viewport: { width: 375, height: 740 },
+    forcedColors: 'active',
+  });
+  const page = await context.newPage();
+  await page.goto(shop.url);
+  await page.locator('pg-card-form button[type="submit"]').filter({ hasText: /\d/ }).waitFor();
+  // What forced colours leave of the focus indicator: a shadow is dropped, an outline is painted.
+  const ring = () =>
+    page.evaluate(() => {
+      let el = document.activeElement;
+      while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+      const style = getComputedStyle(el!);
+      return `${el!.getAttribute('part')} ${style.outlineStyle} ${style.outlineWidth}`;
+    });
+  await page.locator('pg-card-form input[autocomplete="cc-number"]').focus();
+  await page.keyboard.press('Tab'); // the name, reached by keyboard: :focus-visible
+  assert.equal(await ring(), 'input solid 2px');
+  await page.screenshot({ path: join(shots, 'checkout-375-forced-colors.png') });
+  await page.locator('pg-card-form input[autocomplete="cc-csc"]').focus();
+  await page.keyboard.press('Tab'); // "save this card"
+  assert.equal(await ring(), 'null solid 2px');
+  await page.keyboard.press('Tab');
+  assert.equal(await ring(), 'submit solid 2px');
+  await page.evaluate(() =>
+    document
+      .querySelector('pg-checkout')!
+      .shadowRoot!.querySelector<HTMLElement>('[part=message]')!
+      .focus(),
+  );
+  assert.equal(await ring(), 'message solid 2px');
+  await context.close();
+});

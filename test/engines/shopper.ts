@@ -3,7 +3,7 @@ import { EXPIRY } from '../support/checkout.js';
 import type { Tab } from './engines.js';
 
 /** Finds the first match through open shadow roots (page script). */
-const DEEP = `const deep = (sel, root = document) => { const hit = root.querySelector(sel); if (hit) return hit; for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const found = deep(sel, el.shadowRoot); if (found) return found; } return null; };`;
+export const DEEP = `const deep = (sel, root = document) => { const hit = root.querySelector(sel); if (hit) return hit; for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const found = deep(sel, el.shadowRoot); if (found) return found; } return null; };`;
 
 export const FIELDS = {
   number: 'input[autocomplete="cc-number"]',
@@ -70,6 +70,13 @@ export class Shopper {
   value(selector: string): Promise<string> {
     return this.tab.evaluate(
       `${DEEP} const el = deep(${JSON.stringify(selector)}); return el ? el.value : '';`,
+    );
+  }
+
+  /** True when the element is rendered (not hidden, not inside a hidden part). */
+  visible(selector: string): Promise<boolean> {
+    return this.tab.evaluate(
+      `${DEEP} const el = deep(${JSON.stringify(selector)}); return !!el && el.getClientRects().length > 0;`,
     );
   }
 

@@ -7,3 +7,33 @@ class FloorElement extends LitElement {
 }
 customElements.define('floor-element', FloorElement);
 `;
+
+/**
+ * The floor the drop-in's interactive time is set beside: a Lit element that renders what the drop-in's
+ * first screen shows (its message region, the four labelled card fields with their hint and accepted
+ * brands, "Pay R 100,00") with the drop-in's own styles and brand marks, and no logic at all: no
+ * validation, formatting, context, translation table or order read.
+ */
+export const SAME_CONTENT_FLOOR_SOURCE = `import { LitElement, html, css } from 'lit';
+import { themeStyles } from './src/styles/theme.ts';
+import { cardFormStyles } from './src/components/card-form/card-form.styles.ts';
+import { checkoutStyles } from './src/components/checkout/checkout.styles.ts';
+import { brandMarks } from './src/card/brand-marks.ts';
+const field = (id, label, autocomplete, inputmode, extra = '', hint = '') => html\`<div class="field">
+  <div class="label-row"><label for=\${id}>\${label}</label>\${extra}</div>
+  <div class="control"><input id=\${id} type="text" autocomplete=\${autocomplete} inputmode=\${inputmode} required></div>
+  \${hint ? html\`<div class="hint">\${hint}</div>\` : ''}<div class="error"></div></div>\`;
+class SameContentFloor extends LitElement {
+  static styles = [themeStyles, cardFormStyles, checkoutStyles, css\`form { margin: 0; }\`];
+  render() {
+    const brands = html\`<span class="brands" role="img" aria-label="We accept Visa, Mastercard, American Express and Diners Club">\${['visa', 'mastercard', 'amex', 'diners'].map((b) => html\`<span class="mark"><svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true">\${brandMarks[b]}</svg></span>\`)}</span>\`;
+    return html\`<div class="base"><div class="message" role="status" tabindex="-1"></div><div><form novalidate>
+      \${field('number', 'Card number', 'cc-number', 'numeric', brands)}
+      \${field('holder', 'Name on card', 'cc-name', 'text')}
+      <div class="row">\${field('expiry', 'Expiry date', 'cc-exp', 'numeric')}\${field('cvv', 'Security code', 'cc-csc', 'numeric', '', '3 digits on the back of the card')}</div>
+      <button type="submit">Pay R 100,00</button><div class="visually-hidden" role="status"></div>
+    </form></div></div>\`;
+  }
+}
+customElements.define('same-content-floor', SameContentFloor);
+`;

@@ -1,6 +1,7 @@
 import type {
   ApiFailure,
   CheckoutConfig,
+  OrderStatus,
   PaymentRequest,
   PaymentState,
   RedirectResult,
@@ -89,6 +90,13 @@ export class CheckoutApi {
     );
   }
 
+  /** What became of the order, for an answer that was lost; `retryAfter` is the answer's header, in seconds. */
+  async order(): Promise<OrderStatus | ApiFailure> {
+    const answer = await this.request<OrderStatus>('GET', '/order');
+    if (answer.success && 'payment' in answer) this.keepSecretOf(answer.payment);
+    return answer;
+  }
+
   async startRedirect(method: 'hosted' | 'eft' | 'redirect'): Promise<RedirectResult | ApiFailure> {
     const answer = await this.request<RedirectResult>('POST', `/${method}`, {});
     if (answer.success) this.keepSecretOf(answer);
@@ -153,6 +161,8 @@ export class CheckoutApi {
       return failure(ClientErrorCode.BAD_RESPONSE);
     }
     const result = parsed as T | ApiFailure;
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (retryAfter > 0) (result as { retryAfter?: number }).retryAfter = retryAfter;
     if (!result.success && typeof (result as ApiFailure).code !== 'string') {
       return failure(response.ok ? ClientErrorCode.BAD_RESPONSE : `http_${response.status}`);
     }

@@ -108,8 +108,17 @@ export interface RedirectResult {
   clientSecret?: string;
 }
 
+/** `GET {endpoint}/order`: what became of the shopper's order (docs/contracts.md, "What the order is now"). */
+export type OrderStatus = (
+  | { success: true; status: 'open' }
+  | { success: true; status: 'checking'; message: string }
+  | { success: true; status: 'in_progress' | 'paid'; payment: PaymentState }
+) & { retryAfter?: number };
+
 export interface ApiFailure {
   success: false;
   message: string;
   code: string;
+  /** Seconds, from the answer's `Retry-After`. */
+  retryAfter?: number;
 }

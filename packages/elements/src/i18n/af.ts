@@ -60,6 +60,11 @@ export const af: Messages = {
   unavailable: 'Die betaaldiens is nou nie beskikbaar nie. Probeer asseblief binnekort weer.',
   notFound: 'Ons kon nie hierdie betaling vind nie. Probeer asseblief weer.',
   alreadyPaid: 'Hierdie bestelling is reeds betaal.',
+  checking: 'Ons kyk of jou betaling deurgegaan het. Moet asseblief nog nie weer betaal nie.',
+  orderChanged:
+    'Jou bestelling het verander nadat dit betaal is. Jy is die vroeëre bedrag gehef en nie weer nie; die winkel sal jou kontak.',
+  outcomeUnknown:
+    'Ons kon nie bevestig of jou betaling deurgegaan het nie. Vra die winkel voordat jy weer betaal.',
   paymentInProgress:
     '’n Betaling vir hierdie bestelling is reeds aan die gang. Wag ’n oomblik voor jy weer probeer.',
   signInRequired: 'Meld asseblief aan en probeer weer.',

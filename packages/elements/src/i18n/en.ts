@@ -57,6 +57,11 @@ export const en: Messages = {
   unavailable: 'The payment service is not available right now. Please try again shortly.',
   notFound: 'We could not find this payment. Please try again.',
   alreadyPaid: 'This order has already been paid.',
+  checking: 'Checking whether your payment went through. Please do not pay again yet.',
+  orderChanged:
+    'Your order changed after it was paid. You were charged the earlier amount and not charged again; the shop will contact you.',
+  outcomeUnknown:
+    'We could not confirm whether your payment went through. Check with the shop before you pay again.',
   paymentInProgress:
     'A payment for this order is already in progress. Wait a moment before you try again.',
   signInRequired: 'Please sign in and try again.',

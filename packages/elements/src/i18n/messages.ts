@@ -56,6 +56,9 @@ export interface Messages {
   unavailable: string;
   notFound: string;
   alreadyPaid: string;
+  checking: string;
+  orderChanged: string;
+  outcomeUnknown: string;
   paymentInProgress: string;
   signInRequired: string;
   tryAgain: string;

@@ -19,6 +19,8 @@ export const messageByCode: Readonly<Record<string, MessageKey>> = {
   service_busy: 'unavailable',
   not_found: 'notFound',
   already_paid: 'alreadyPaid',
+  order_changed: 'orderChanged',
+  outcome_unknown: 'outcomeUnknown',
   conflict: 'paymentInProgress',
   not_signed_in: 'signInRequired',
   invalid_request: 'failed',

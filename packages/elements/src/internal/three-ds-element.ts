@@ -44,6 +44,7 @@ export abstract class ThreeDSElement extends LitElement {
     methodSource: { state: true, attribute: false },
     challengeWindow: { state: true, attribute: false },
     frameName: { state: true, attribute: false },
+    bankLoaded: { state: true, attribute: false },
     endpoint: {},
     challengeTimeout: { type: Number, attribute: 'challenge-timeout' },
     pollInterval: { type: Number, attribute: 'poll-interval' },
@@ -65,6 +66,8 @@ export abstract class ThreeDSElement extends LitElement {
   protected methodSource?: { src?: string; srcdoc?: string };
   protected challengeWindow: ChallengeWindow = { code: '02', width: 390, height: 400 };
   protected frameName = '';
+  /** The bank's page has arrived in the challenge frame (until then a spinner says it is loading). */
+  protected bankLoaded = false;
 
   /** The middleware's mount URL; the drop-in's when inside one. */
   endpoint = '';
@@ -236,10 +239,12 @@ export abstract class ThreeDSElement extends LitElement {
       this.getBoundingClientRect().width || this.parentElement?.clientWidth || 390,
       window.innerHeight,
     );
+    this.bankLoaded = false;
     this.phase = 'challenge';
     await this.updateComplete;
     if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
     if (attached.aborted) return 'detached';
+    this.reveal();
     const frame = this.renderRoot.querySelector<HTMLIFrameElement>('iframe[part=frame]');
     // Each attempt gets a fresh frame (no history, no old bank page); a form aimed at a missing name opens a window.
     if (!frame || frame.name !== this.frameName)
@@ -261,7 +266,17 @@ export abstract class ThreeDSElement extends LitElement {
       });
       this.dispatchEvent(createPg3dsStartEvent({ reference, version, step: 'challenge' }));
       // Focus goes in once the bank's page is there: focused any earlier, that page never gets it.
-      frame.addEventListener('load', () => this.focusFrame(frame), { signal: watch.signal });
+      frame.addEventListener(
+        'load',
+        () => {
+          // The empty document a new frame starts with is not the bank's page.
+          if (frame.contentDocument?.URL === 'about:blank') return;
+          this.bankLoaded = true;
+          this.focusFrame(frame);
+          this.reveal();
+        },
+        { signal: watch.signal },
+      );
       postIntoFrame(this.renderRoot as ShadowRoot, request.acsUrl, this.frameName, request.fields);
       const timedOut = sleep(this.challengeTimeout, watch.signal).then(() => 'timeout' as const);
       const outcome = await Promise.race([completed, timedOut]);
@@ -279,8 +294,22 @@ export abstract class ThreeDSElement extends LitElement {
   private focusFrame(frame: HTMLIFrameElement): void {
     // Already focused from an earlier load: step out first, or the new page would not get focus.
     if ((this.renderRoot as ShadowRoot).activeElement === frame)
-      this.renderRoot.querySelector<HTMLElement>('[part=challenge]')?.focus();
-    frame.focus();
+      this.renderRoot
+        .querySelector<HTMLElement>('[part=challenge]')
+        ?.focus({ preventScroll: true });
+    // Focus scrolls in its own way per engine (Firefox puts the frame's top at the screen's, hiding the close control).
+    frame.focus({ preventScroll: true });
+  }
+
+  /**
+   * Scrolls the challenge (close control, then the bank's page) to the top of the screen unless all of it is
+   * on screen: on a phone or zoomed in it opens below the form, where only the bank's title would show.
+   */
+  private reveal(): void {
+    const box = this.renderRoot.querySelector<HTMLElement>('[part=challenge]');
+    const rect = box?.getBoundingClientRect();
+    if (rect && (rect.top < 0 || rect.bottom > innerHeight))
+      box!.scrollIntoView({ block: 'start' });
   }
 
   /** Escape cancels the bank check, wherever focus is in the element (a cross-origin page keeps its keys). */
@@ -352,6 +381,11 @@ export abstract class ThreeDSElement extends LitElement {
           />
         </svg>
       </button>
+      ${
+        this.bankLoaded
+          ? nothing
+          : html`<span class="loading" aria-hidden="true"><span class="spinner"></span></span>`
+      }
       ${keyed(
         this.frameName,
         html`<iframe

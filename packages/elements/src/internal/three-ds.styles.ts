@@ -27,13 +27,16 @@ export const threeDSStyles = css`
     max-width: 100%;
     margin-inline: auto;
     outline: none;
+    /* Scrolled to (on a phone, zoomed in) with a little room above the close control. */
+    scroll-margin-top: 0.5rem;
   }
   /* One close control above the frame's corner; the bank's page has the title and its own buttons. */
   .close {
     justify-self: end;
     min-height: 0;
-    width: 2.25rem;
-    height: 2.25rem;
+    /* A tap target of 44 px (WCAG 2.5.5). */
+    width: 2.75rem;
+    height: 2.75rem;
     padding: 0;
     display: grid;
     place-items: center;
@@ -41,6 +44,19 @@ export const threeDSStyles = css`
     border: 1px solid var(--_border);
     background: transparent;
     color: var(--_text);
+  }
+  iframe[part='frame'],
+  .loading {
+    grid-area: 2 / 1;
+  }
+  /* Over the empty frame until the bank's page arrives (seconds on a slow network). */
+  .loading {
+    z-index: 1;
+    place-self: start center;
+    margin-top: 4rem;
+    font-size: 2rem;
+    /* On the frame's white, whatever the appearance. */
+    color: #4b5563;
   }
   iframe[part='frame'] {
     display: block;

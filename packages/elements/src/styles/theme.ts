@@ -82,9 +82,11 @@ export const themeStyles = css`
     opacity: 0.6;
     cursor: progress;
   }
+  /* The ring is a shadow; forced colours drop shadows and paint the transparent outline instead. */
   button:focus-visible,
-  input:focus-visible {
-    outline: none;
+  input:focus-visible,
+  .message:focus-visible {
+    outline: 2px solid transparent;
     box-shadow: var(--_focus);
   }
   .spinner {
@@ -104,7 +106,7 @@ export const themeStyles = css`
   }
   @media (prefers-reduced-motion: reduce) {
     .spinner {
-      animation-duration: 2.4s;
+      animation: none;
     }
   }
   .visually-hidden {

@@ -44,6 +44,8 @@ const fieldOrder: Field[] = ['number', 'holder', 'expiry', 'cvv'];
 const NEW_CARD = '';
 /** Values found in server-rendered inputs, by field. */
 type TypedFields = Partial<Record<Field, string>> & { saveCard?: boolean };
+/** Pressing Pay keeps focus in the field: its blur message would push Pay away before the release (a missed tap). */
+const preventDefault = (event: Event) => event.preventDefault();
 
 const markOf = (type: CardType) =>
   html`<svg viewBox="0 0 32 20" width="32" height="20" aria-hidden="true" focusable="false">
@@ -566,6 +568,7 @@ export class PgCardForm extends LitElement {
         part="submit"
         type="submit"
         ?disabled=${isServer}
+        @mousedown=${preventDefault}
         aria-disabled=${this.busy ? 'true' : 'false'}
         aria-busy=${this.busy ? 'true' : 'false'}
       >

@@ -51,6 +51,7 @@ export const cardFormStyles = css`
     position: relative;
     display: flex;
     align-items: center;
+    container-type: inline-size;
   }
   input[type='text'],
   input:not([type]) {
@@ -79,6 +80,15 @@ export const cardFormStyles = css`
     right: 0.625rem;
     display: inline-flex;
     pointer-events: none;
+  }
+  /* Too narrow for the number beside the mark (large text, a small phone): the marks above say the brand. */
+  @container (max-width: 18em) {
+    #number {
+      padding-inline: 0.5rem;
+    }
+    .brand {
+      display: none;
+    }
   }
   .hint {
     color: var(--_muted);
@@ -109,6 +119,7 @@ export const cardFormStyles = css`
     gap: 0.5rem;
     align-items: center;
     font-weight: 400;
+    min-height: 2.75rem;
   }
   .choice input {
     width: 1.25rem;

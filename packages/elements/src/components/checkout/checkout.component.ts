@@ -92,6 +92,14 @@ function whenIdle(work: () => void): void {
 /** Outcomes that say nothing about where the payment stands: its entry stays, so a reload can resume it. */
 const unsettledCodes = new Set(['aborted', 'network_error', 'not_loaded']);
 
+/** A lost or unreadable answer after the request may have reached the shop, or "already paid": ask the order. */
+const askOrder = (state: PaymentState): boolean =>
+  state.status === 'failed' &&
+  /^(network_error|bad_response|gateway_timeout|already_paid|http_5)/.test(state.code);
+
+/** Final for the order: nothing more to pay, so no card form, no other methods and no "Try again". */
+const closedCodes = /^(order_changed|outcome_unknown)$/;
+
 function isThreeDSAction(value: unknown): value is ThreeDSAction {
   const action = value as Partial<ThreeDSAction> | null;
   if (typeof action !== 'object' || action === null) return false;
@@ -104,7 +112,8 @@ function isThreeDSAction(value: unknown): value is ThreeDSAction {
  * @summary The drop-in: a card form, 3-D Secure v1 and v2 and the other payment methods, wired to the middleware.
  *
  * Runs the whole flow against the middleware at `endpoint` and reflects it in `status` (`idle`, `submitting`,
- * `authenticating`, `approved`, `declined`, `failed`, `pending`). It shares its configuration with the parts
+ * `authenticating`, `checking`, `approved`, `declined`, `failed`, `pending`). An answer lost after the request
+ * may have reached the shop is never shown as a failure: it is `checking` until `GET {endpoint}/order` tells. It shares its configuration with the parts
  * inside it through @lit/context, so a merchant can put their own `<pg-card-form>` in the default slot.
  *
  * It proves to the middleware that it owns a payment with the create answer's `clientSecret`, kept in its
@@ -333,7 +342,7 @@ export class PgCheckout extends LitElement {
         await this.finish(notLoaded(), form);
         return;
       }
-      let state: PaymentState = api
+      const state: PaymentState = api
         ? await api.createPayment(request)
         : { success: false, status: 'failed', code: 'not_configured', message: '' };
       if (state.reference) this.reference = state.reference;
@@ -348,12 +357,11 @@ export class PgCheckout extends LitElement {
           reference: state.reference,
           clientSecret: state.clientSecret,
         });
-      if (state.status === 'authenticating')
-        state = await this.authenticate(state.reference, state.threeDS);
+      const final = api ? await this.settle(api, state) : (state as FinalPaymentState);
       // An outcome reached while the drop-in was away is said once it is back, never to a detached element.
       await this.connection.whenConnected();
-      if (api) this.release(api, state);
-      await this.finish(state, form);
+      if (api) this.release(api, final);
+      await this.finish(final, form);
     } finally {
       this.inFlight = false;
     }
@@ -377,22 +385,66 @@ export class PgCheckout extends LitElement {
         this.setStatus('idle');
         return;
       }
-      if (state.status === 'authenticating') {
-        state = isThreeDSAction(state.threeDS)
-          ? await this.authenticate(running.reference, state.threeDS)
-          : {
-              success: false,
-              status: 'failed',
-              reference: running.reference,
-              code: 'bad_response',
-              message: '',
-            };
-      }
+      if (state.status === 'authenticating' && !isThreeDSAction(state.threeDS))
+        state = {
+          success: false,
+          status: 'failed',
+          reference: running.reference,
+          code: 'bad_response',
+          message: '',
+        };
+      const final = await this.settle(api, state);
       await this.connection.whenConnected();
-      this.release(api, state);
-      await this.finish(state, noForm);
+      this.release(api, final);
+      await this.finish(final, noForm);
     } finally {
       this.inFlight = false;
+    }
+  }
+
+  /** Runs 3-D Secure when asked, and asks the order when the answer was lost, until an outcome is known. */
+  private async settle(api: CheckoutApi, state: PaymentState): Promise<FinalPaymentState> {
+    for (let asked = false; ;)
+      if (state.status === 'authenticating') {
+        state = await this.authenticate(state.reference, state.threeDS);
+        asked = false;
+      } else if (!asked && askOrder(state)) {
+        state = await this.checkOrder(api, state);
+        asked = true;
+      } else return state;
+  }
+
+  /**
+   * Says it is checking (never "not charged", no Pay, no "Try again") and asks `GET {endpoint}/order` until
+   * it tells: on a backoff from `pollInterval`, at once when the connection is back. `open` proves nothing
+   * was charged, so the lost answer's own failure stands; a payment under way or paid is the outcome.
+   */
+  private async checkOrder(api: CheckoutApi, lost: FinalPaymentState): Promise<PaymentState> {
+    this.setStatus('checking');
+    this.message = { key: 'checking' };
+    await this.updateComplete;
+    this.focusMessage();
+    for (let wait = this.pollInterval; ; wait = Math.min(wait * 2, 30_000)) {
+      await this.connection.whenConnected();
+      const order = await api.order();
+      if (order.success && order.status === 'open') return lost;
+      if (order.success && order.status !== 'checking') {
+        const { payment } = order;
+        if (payment.reference) this.reference = payment.reference;
+        return payment;
+      }
+      // A middleware without the route (or one that refuses this browser) cannot tell: say so, offer nothing.
+      if (!order.success && /^(not_found|http_4)/.test(order.code))
+        return { success: false, status: 'failed', code: 'outcome_unknown', message: '' };
+      await new Promise<void>((wake) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          removeEventListener('online', done);
+          wake();
+        };
+        const timer = setTimeout(done, (order.retryAfter ?? 0) * 1000 || wait);
+        addEventListener('online', done);
+      });
     }
   }
 
@@ -473,12 +525,10 @@ export class PgCheckout extends LitElement {
       );
       await this.updateComplete;
       await form.clearCard();
-    } else {
-      this.dispatchEvent(createPgFailedEvent({ reference, code: state.code, message }));
-      await this.updateComplete;
-      // The challenge (or whatever had focus) is gone: the way forward is "Try again".
-      this.renderRoot.querySelector<HTMLButtonElement>('[part=retry]')?.focus();
-    }
+    } else this.dispatchEvent(createPgFailedEvent({ reference, code: state.code, message }));
+    // The reason takes focus, so it is on screen and read first; "Try again" is the next Tab.
+    await this.updateComplete;
+    this.focusMessage();
   }
 
   private async redirect(method: RedirectMethod): Promise<void> {
@@ -491,10 +541,14 @@ export class PgCheckout extends LitElement {
       const answer = await api.startRedirect(method);
       await this.connection.whenConnected();
       if (!answer.success) {
-        await this.finish(
-          { success: false, status: 'failed', code: answer.code, message: '' },
-          noForm,
-        );
+        const state = await this.settle(api, {
+          success: false,
+          status: 'failed',
+          code: answer.code,
+          message: '',
+        });
+        await this.connection.whenConnected();
+        await this.finish(state, noForm);
         return;
       }
       this.reference = answer.reference;
@@ -554,7 +608,7 @@ export class PgCheckout extends LitElement {
     const text = !m ? '' : outcome ? shopperMessage(outcome, t) : t((m as { key: MessageKey }).key);
     const reference = outcome?.success ? outcome.reference : undefined;
     const key = m && 'key' in m ? m.key : undefined;
-    const busy = key === 'authenticating' || key === 'redirecting';
+    const busy = key === 'authenticating' || key === 'redirecting' || key === 'checking';
     // During a challenge the bank's page is the title; the sentence is for screen readers only.
     const quiet = key === 'challengeAnnouncement';
     // No whitespace inside the region: an empty message must match :empty and take no space.
@@ -587,7 +641,15 @@ export class PgCheckout extends LitElement {
 
   override render() {
     const t = this.context?.t ?? createTranslator(this.locale, this.messages);
-    const done = this.status === 'approved' || this.status === 'pending';
+    const status = this.status;
+    const m = this.message;
+    const done =
+      status === 'approved' ||
+      status === 'pending' ||
+      (m && 'outcome' in m && closedCodes.test((m.outcome as { code?: string }).code ?? ''));
+    const ended = status === 'declined' || status === 'failed';
+    // Busy or ended: the way on is the message (and "Try again"), never Pay beside it.
+    const away = ended || status === 'authenticating' || status === 'checking';
     const offered = this.offered;
     const others = redirectMethods.filter((m) => offered.includes(m));
     // Locale and messages go to the card form directly too: context does not reach it on the server.
@@ -595,7 +657,7 @@ export class PgCheckout extends LitElement {
       ${this.renderMessage()}
       ${
         !done && offered.includes('card')
-          ? html`<div part="card" ?hidden=${this.status === 'authenticating'}>
+          ? html`<div part="card" ?hidden=${away}>
               <slot
                 ><pg-card-form
                   locale=${this.locale}
@@ -608,15 +670,15 @@ export class PgCheckout extends LitElement {
           : nothing
       }
       ${
-        this.status === 'declined' || this.status === 'failed'
+        ended && !done
           ? html`<button part="retry" class="secondary" type="button" @click=${this.retry}>
-              ${t(this.status === 'declined' ? 'tryAnotherCard' : 'tryAgain')}
+              ${t(status === 'declined' ? 'tryAnotherCard' : 'tryAgain')}
             </button>`
           : nothing
       }
       ${this.renderThreeDS()}
       ${
-        !done && others.length > 0 && this.status !== 'authenticating'
+        !done && others.length > 0 && !away
           ? html`<div part="methods" class="methods" role="group" aria-label=${t('methodsLabel')}>
               ${others.map(
                 (m) =>

@@ -34,12 +34,6 @@ export const checkoutStyles = css`
     flex-wrap: wrap;
     margin-block-end: 0.25rem;
   }
-  .message:focus {
-    outline: none;
-  }
-  .message:focus-visible {
-    box-shadow: var(--_focus);
-  }
   .message[data-tone='success'] {
     color: var(--_success);
   }

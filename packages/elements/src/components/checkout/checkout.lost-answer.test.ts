@@ -1,0 +1,224 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import type { PgCardForm } from '../card-form/card-form.component.js';
+import { until } from '../../test-helpers/backend.js';
+import { fillCard } from '../../test-helpers/input.js';
+import './checkout.js';
+import type { PgCheckout } from './checkout.component.js';
+
+// The shop's answers as docs/contracts.md has them, scripted per test: a route answers each call with the
+// next of its list (the last one repeats); `lost` is a request that reached the shop and whose answer never
+// came back (fetch rejects, as it does when the connection drops).
+type Answer = Response | 'lost';
+const lost = 'lost' as const;
+const json = (body: unknown, status = 200) => Response.json(body, { status });
+const approved = {
+  success: true,
+  status: 'approved',
+  reference: 'ref-77',
+  message: 'raw server text',
+  clientSecret: 's',
+};
+
+let shops = 0;
+
+/** A fake middleware on the page's own origin: fetch to `/fake-shop-N/...` is answered here. */
+function fakeShop(routes: Record<string, Answer[]>) {
+  const mount = `/fake-shop-${(shops += 1)}`;
+  const calls: string[] = [];
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const path = new URL(String(input), location.href).pathname;
+    if (!path.startsWith(`${mount}/`)) return realFetch(input, init);
+    const route = `${init?.method ?? 'GET'} ${path.slice(mount.length)}`;
+    calls.push(route);
+    const list = routes[route] ?? [json({ success: false, code: 'not_found', message: '' }, 404)];
+    const answer = list.length > 1 ? list.shift()! : list[0]!;
+    if (answer === lost) throw new TypeError('Failed to fetch');
+    return answer.clone();
+  };
+  const config = json({
+    success: true,
+    amount: 14900,
+    currency: 'ZAR',
+    methods: ['card', 'eft'],
+    savedCards: false,
+  });
+  routes['GET /config'] ??= [config];
+  return { mount, calls, restore: () => (globalThis.fetch = realFetch) };
+}
+
+async function dropIn(mount: string, pollInterval = 60_000) {
+  const el = await fixture<PgCheckout>(
+    html`<pg-checkout endpoint=${mount} poll-interval=${pollInterval}></pg-checkout>`,
+  );
+  await until(() => /\d/.test(form(el)?.shadowRoot?.querySelector('button')?.textContent ?? ''));
+  return el;
+}
+
+const form = (el: PgCheckout) => el.shadowRoot!.querySelector('pg-card-form') as PgCardForm;
+const part = (el: PgCheckout, name: string) =>
+  el.shadowRoot!.querySelector<HTMLElement>(`[part=${name}]`);
+const message = (el: PgCheckout) => part(el, 'message')!.textContent!.trim();
+
+/** What the shopper can act on besides the message: visible Pay, "Try again", other methods. */
+const actions = (el: PgCheckout) => ({
+  pay: !!part(el, 'card') && !part(el, 'card')!.hidden,
+  retry: !!part(el, 'retry'),
+  methods: !!part(el, 'methods'),
+});
+const none = { pay: false, retry: false, methods: false };
+
+function record(el: PgCheckout) {
+  const events: string[] = [];
+  for (const type of ['pg-approved', 'pg-failed', 'pg-declined'])
+    el.addEventListener(type, (e) =>
+      events.push(`${type}:${(e as CustomEvent).detail.code ?? ''}`),
+    );
+  return events;
+}
+
+async function pay(el: PgCheckout) {
+  await fillCard(form(el), '4111111111111111');
+  form(el).submit();
+}
+
+describe('<pg-checkout> after a lost answer', () => {
+  let restore = () => {};
+  afterEach(() => restore());
+
+  it('says it is checking (no Pay, no Try again), asks the order again when back online, and shows it paid once', async () => {
+    const shop = fakeShop({
+      'POST /payments': [lost],
+      'GET /order': [
+        lost,
+        json({ success: true, status: 'checking', message: 'x' }),
+        json({ success: true, status: 'paid', payment: approved }),
+      ],
+    });
+    restore = shop.restore;
+    const el = await dropIn(shop.mount);
+    const events = record(el);
+    await pay(el);
+    await until(() => el.status === 'checking');
+    await until(() => shop.calls.filter((c) => c === 'GET /order').length === 1);
+    await el.updateComplete;
+    expect(message(el)).to.match(/^Checking whether your payment went through/);
+    expect(message(el)).not.to.match(/could not reach|not charged|try again/i);
+    expect(actions(el)).to.deep.equal(none);
+    expect(el.shadowRoot!.activeElement).to.equal(part(el, 'message'));
+    // The poll interval is a minute here: only the connection coming back asks again.
+    window.dispatchEvent(new Event('online'));
+    await until(() => shop.calls.filter((c) => c === 'GET /order').length === 2);
+    await el.updateComplete;
+    expect(el.status).to.equal('checking');
+    expect(actions(el)).to.deep.equal(none);
+    window.dispatchEvent(new Event('online'));
+    await until(() => el.status === 'approved');
+    await el.updateComplete;
+    expect(message(el)).to.equal('Payment successful. Thank you! Reference: ref-77');
+    expect(events).to.deep.equal(['pg-approved:']);
+    expect(shop.calls.filter((c) => c === 'POST /payments')).to.have.length(1);
+    expect(actions(el)).to.deep.equal({ pay: false, retry: false, methods: false });
+  });
+
+  it('asks again on a backoff while the order is still being checked, without the online event', async () => {
+    const shop = fakeShop({
+      'POST /payments': [json({ success: false, code: 'gateway_timeout', message: 'x' }, 504)],
+      'GET /order': [
+        json({ success: true, status: 'checking', message: 'x' }),
+        json({ success: true, status: 'checking', message: 'x' }),
+        json({ success: true, status: 'paid', payment: approved }),
+      ],
+    });
+    restore = shop.restore;
+    const el = await dropIn(shop.mount, 50);
+    const events = record(el);
+    await pay(el);
+    await until(() => el.status === 'approved');
+    expect(shop.calls.filter((c) => c === 'GET /order')).to.have.length(3);
+    expect(events).to.deep.equal(['pg-approved:']);
+  });
+
+  it('an order that is still open proves nothing was charged: the failure stands, with Try again', async () => {
+    const shop = fakeShop({
+      'POST /payments': [lost],
+      'GET /order': [json({ success: true, status: 'open' })],
+    });
+    restore = shop.restore;
+    const el = await dropIn(shop.mount);
+    const events = record(el);
+    await pay(el);
+    await until(() => el.status === 'failed');
+    await el.updateComplete;
+    expect(events).to.deep.equal(['pg-failed:network_error']);
+    expect(actions(el)).to.deep.equal({ pay: false, retry: true, methods: false });
+  });
+
+  it('instant EFT on a paid order shows the paid result, not "already paid" as an error', async () => {
+    const shop = fakeShop({
+      'POST /eft': [json({ success: false, code: 'already_paid', message: 'x' }, 409)],
+      'GET /order': [json({ success: true, status: 'paid', payment: approved })],
+    });
+    restore = shop.restore;
+    const el = await dropIn(shop.mount);
+    const events = record(el);
+    part(el, 'methods')!.querySelector<HTMLButtonElement>('[data-method=eft]')!.click();
+    await until(() => el.status === 'approved');
+    await el.updateComplete;
+    expect(message(el)).to.equal('Payment successful. Thank you! Reference: ref-77');
+    expect(events).to.deep.equal(['pg-approved:']);
+    expect(actions(el)).to.deep.equal(none);
+  });
+
+  it('order_changed is final: its message, pg-failed, and no Pay, Try again or other method', async () => {
+    const changed = {
+      success: false,
+      status: 'failed',
+      reference: 'ref-78',
+      code: 'order_changed',
+      message: 'raw server text',
+    };
+    const shop = fakeShop({ 'POST /payments': [json(changed, 409)] });
+    restore = shop.restore;
+    const el = await dropIn(shop.mount);
+    const events = record(el);
+    await pay(el);
+    await until(() => el.status === 'failed');
+    await el.updateComplete;
+    expect(message(el)).to.match(/^Your order changed after it was paid/);
+    expect(events).to.deep.equal(['pg-failed:order_changed']);
+    expect(actions(el)).to.deep.equal(none);
+  });
+
+  it('a middleware that cannot tell (no order route) never says "not charged" and offers nothing to pay', async () => {
+    const shop = fakeShop({ 'POST /payments': [lost] });
+    restore = shop.restore;
+    const el = await dropIn(shop.mount);
+    await pay(el);
+    await until(() => el.status === 'failed');
+    await el.updateComplete;
+    expect(message(el)).to.match(/^We could not confirm whether your payment went through/);
+    expect(actions(el)).to.deep.equal(none);
+  });
+
+  it('a decline shows the reason, focused, and "Try another card" without Pay beside it', async () => {
+    const declined = {
+      success: false,
+      status: 'declined',
+      reference: 'ref-79',
+      code: 'card_declined',
+      message: 'x',
+    };
+    const shop = fakeShop({ 'POST /payments': [json(declined, 402)] });
+    restore = shop.restore;
+    const el = await dropIn(shop.mount);
+    await pay(el);
+    await until(() => el.status === 'declined');
+    await el.updateComplete;
+    expect(actions(el)).to.deep.equal({ pay: false, retry: true, methods: false });
+    expect(el.shadowRoot!.activeElement).to.equal(part(el, 'message'));
+    part(el, 'retry')!.click();
+    await until(() => el.status === 'idle');
+    expect(actions(el)).to.deep.equal({ pay: true, retry: false, methods: true });
+  });
+});

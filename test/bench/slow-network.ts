@@ -1,0 +1,112 @@
+/**
+ * The demo checkout on a phone on Chromium's "Slow 3G" preset (2 s round trips, 50 kB/s each way), once
+ * with the CPU as it is and once 4x throttled: when the page first paints, how far it shifts after that
+ * (the layout shift score of PerformanceObserver's `layout-shift` entries without recent input), when the
+ * card number field is there to type into, and when Pay names the amount. The goal: a placeholder of
+ * the form's size from first paint (score <= 0.02), and the form typable with its amount on Pay in the
+ * same round trip as the script (the amount no later than one round trip after the script's).
+ */
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser.js';
+import { startShop } from '../support/shop.js';
+
+/** Chrome DevTools' "Slow 3G": 400 ms x 5 latency, 500 kbit/s x 0.8 each way. */
+const SLOW_3G = { latency: 2000, downloadThroughput: 50_000, uploadThroughput: 50_000 };
+const SHIFT_GOAL = 0.02;
+const LOADS = Number(process.env.BENCH_SLOW_LOADS ?? 3);
+
+// Runs in the page from its first byte: layout shifts, first paint, and when the form is usable.
+const WATCH = `
+window.__pg = { shift: 0, shifts: [], typable: 0, amount: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (!e.hadRecentInput) {
+    window.__pg.shift += e.value;
+    window.__pg.shifts.push(e.value.toFixed(4) + ' at ' + Math.round(e.startTime) + ' ms: ' + e.sources.map((s) => (s.node ? s.node.nodeName + (s.node.className ? '.' + s.node.className : '') : '?') + ' ' + Math.round(s.previousRect.y) + '->' + Math.round(s.currentRect.y)).join(', '));
+  }
+}).observe({ type: 'layout-shift', buffered: true });
+const deep = (sel, root = document) => { const hit = root.querySelector(sel); if (hit) return hit; for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const found = deep(sel, el.shadowRoot); if (found) return found; } return null; };
+const tick = () => {
+  const pg = window.__pg;
+  const input = deep('input[autocomplete="cc-number"]');
+  if (!pg.typable && input && !input.disabled) pg.typable = performance.now();
+  const pay = deep('button[part~="submit"]');
+  if (!pg.amount && pay && /\\d/.test(pay.textContent)) pg.amount = performance.now();
+  if (!pg.typable || !pg.amount) requestAnimationFrame(tick);
+};
+requestAnimationFrame(tick);
+`;
+
+export interface SlowLoad {
+  firstPaint: number;
+  typable: number;
+  amount: number;
+  /** When the page's last script file finished arriving (its response end). */
+  scriptEnd: number;
+  shift: number;
+  /** Each layout shift: its score, when, and what moved (for the report). */
+  shifts: string[];
+}
+
+async function loadOnce(browser: Browser, url: string, cpu: number): Promise<SlowLoad> {
+  const context = await browser.newContext({ viewport: { width: 375, height: 667 } });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, ...SLOW_3G });
+    if (cpu > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpu });
+    await page.addInitScript(WATCH);
+    await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
+    const ready = () => {
+      const pg = (window as unknown as { __pg?: { typable: number; amount: number } }).__pg;
+      return Boolean(pg?.typable && pg.amount);
+    };
+    await page.waitForFunction(ready, null, {
+      timeout: 120_000,
+      polling: 250,
+    });
+    await page.waitForTimeout(500); // shifts right after the amount still count
+    return (await page.evaluate(`(() => {
+      const paint = performance.getEntriesByName('first-contentful-paint')[0];
+      const scripts = performance.getEntriesByType('resource').filter((e) => /\\.js$/.test(e.name));
+      return { firstPaint: paint ? paint.startTime : 0, typable: __pg.typable, amount: __pg.amount, scriptEnd: Math.max(0, ...scripts.map((e) => e.responseEnd)), shift: __pg.shift, shifts: __pg.shifts };
+    })()`)) as SlowLoad;
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export async function benchSlowNetwork() {
+  const shop = await startShop({ RATE_LIMIT_PER_IP: '1000' });
+  const browser = await launchChromium();
+  try {
+    const rows = [];
+    for (const cpu of [1, 4]) {
+      const loads: SlowLoad[] = [];
+      for (let i = 0; i < LOADS; i++) loads.push(await loadOnce(browser, shop.url, cpu));
+      const row = {
+        cpu,
+        firstPaint: median(loads.map((l) => l.firstPaint)),
+        typable: median(loads.map((l) => l.typable)),
+        amount: median(loads.map((l) => l.amount)),
+        scriptEnd: median(loads.map((l) => l.scriptEnd)),
+        shift: Math.max(...loads.map((l) => l.shift)),
+        shifts: loads.reduce((a, b) => (b.shift > a.shift ? b : a)).shifts,
+      };
+      rows.push({
+        ...row,
+        // The same round trip as the script: nothing waits a further 2 s round trip after it arrived.
+        sameTrip: row.amount - row.scriptEnd < SLOW_3G.latency,
+        shiftMet: row.shift <= SHIFT_GOAL,
+      });
+    }
+    return { loads: LOADS, shiftGoal: SHIFT_GOAL, latency: SLOW_3G.latency, rows };
+  } finally {
+    await browser.close();
+    await shop.stop();
+  }
+}
