@@ -5,10 +5,15 @@
  * describe, or a 3-D Secure action the components would not recognise.
  */
 import type {
+  OrderStatus as BrowserOrderStatus,
   PaymentState as BrowserPaymentState,
   ThreeDSAction as BrowserThreeDSAction,
 } from '@pg-checkout/elements';
-import type { PaymentState as ServerPaymentState, ThreeDSAction } from '@pg-checkout/express';
+import type {
+  OrderStatusAnswer,
+  PaymentState as ServerPaymentState,
+  ThreeDSAction,
+} from '@pg-checkout/express';
 
 type Assert<T extends true> = T;
 /** The middleware's answer to the browser that created the payment (its `OwnedPaymentState`). */
@@ -22,3 +27,8 @@ export type ActionsFit = Assert<Is<ThreeDSAction, BrowserThreeDSAction>>;
 export type ActionsMatch = Assert<Is<BrowserThreeDSAction, ThreeDSAction>>;
 /** And no state the browser handles is one the middleware never sends (a dead branch in the components). */
 export type BrowserStatesFit = Assert<Is<BrowserPaymentState, ServerAnswer>>;
+/** `GET {mount}/order`: every answer the middleware sends is one the drop-in handles, and back. */
+export type OrderFits = Assert<Is<OrderStatusAnswer, BrowserOrderStatus>>;
+export type OrderMatches = Assert<
+  Is<Omit<BrowserOrderStatus, 'retryAfter'>['status'], OrderStatusAnswer['status']>
+>;
