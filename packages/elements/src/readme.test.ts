@@ -46,7 +46,7 @@ async function codesInElements(): Promise<Set<string>> {
 
 /** The middleware's browser-facing codes (its webhook codes answer the gateway, never a browser). */
 async function codesOfMiddleware(): Promise<string[]> {
-  const text = await source('packages/express/src/errors.ts');
+  const text = await source('packages/server/src/errors.ts');
   const union = /export type CheckoutErrorCode =([^;]+);/.exec(text)?.[1] ?? '';
   const codes = [...union.matchAll(/'([a-z0-9_]+)'/g)].map((m) => m[1]!);
   expect(codes.length, 'CheckoutErrorCode was read').to.be.above(10);

@@ -8,7 +8,7 @@ const allowed =
 /**
  * Serves the repository's sources as they are written (the dev server hands .ts files out compiled, with
  * their types gone), so tests can check the README against the codes and events the code really has:
- * `/__pg-source?file=packages/express/src/errors.ts`, and `?dir=packages/elements/src` for the list of
+ * `/__pg-source?file=packages/server/src/errors.ts`, and `?dir=packages/elements/src` for the list of
  * a folder's TypeScript files (tests excluded).
  */
 export function sourcePlugin() {

@@ -17,6 +17,7 @@ export const messageByCode: Readonly<Record<string, MessageKey>> = {
   internal_error: 'unavailable',
   temporarily_unavailable: 'unavailable',
   service_busy: 'unavailable',
+  misconfigured: 'unavailable',
   not_found: 'notFound',
   already_paid: 'alreadyPaid',
   order_changed: 'orderChanged',

@@ -54,6 +54,12 @@ function overCeiling(ctx: Context, limits: Limits, kind: LimitKind, window: numb
   return count > limits.ceiling[kind];
 }
 
+const LOGGED: Record<LimitKind, string> = {
+  pay: 'payment',
+  cards: 'saved-card',
+  read: 'status read',
+};
+
 const MESSAGES: Record<LimitKind, string> = {
   pay: 'Too many payment attempts. Please wait a moment and try again.',
   cards: 'Too many changes to saved cards. Please wait a moment and try again.',
@@ -62,7 +68,7 @@ const MESSAGES: Record<LimitKind, string> = {
 
 function limited(ctx: Context, limits: Limits, kind: LimitKind, bucket: string, window: number) {
   const retryAfter = Math.max(1, Math.ceil(((window + 1) * limits.windowMs - ctx.now()) / 1000));
-  ctx.logger.warn('rate limit hit', { kind, bucket });
+  ctx.logger.warn(`${LOGGED[kind]} rate limit hit`, { bucket });
   return new CheckoutError(429, 'rate_limited', MESSAGES[kind], {
     'Retry-After': String(retryAfter),
   });
