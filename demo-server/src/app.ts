@@ -189,7 +189,8 @@ async function startWith(
   const resolveOrder = async (req: Request) => {
     const session = sessionOf(req);
     let order = session ? await orders.current(session) : undefined;
-    if (!order && req.method !== 'GET' && req.method !== 'HEAD') {
+    const pays = req.method !== 'GET' && req.method !== 'HEAD';
+    if (pays && (!order || order.status === 'refunded')) {
       if (!mayStartOrder(req))
         throw new CheckoutError(
           429,

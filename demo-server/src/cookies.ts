@@ -50,6 +50,7 @@ export function clearCookie(req: Request, res: Response, base: string, path: str
 }
 
 const SESSION_COOKIE = 'demo_cart';
+const SESSION_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 const TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
 
 /**
@@ -96,6 +97,8 @@ export class ShopperSessions {
     setCookie(req, res, SESSION_COOKIE, `${id}.${this.mac(id).toString('base64url')}`, {
       path: '/',
       sameSite: 'lax',
+      // A shopper who paid and comes back next week still finds the order paid.
+      maxAge: SESSION_MAX_AGE_MS,
     });
     const session = createHash('sha256').update(id).digest('hex');
     (res.locals as { newSession?: string }).newSession = session;

@@ -26,7 +26,12 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   console.log('\nStopping…');
-  await demo.close();
+  try {
+    await demo.close();
+  } catch (err) {
+    console.error(`Stopping failed: ${(err as Error).message}`);
+    process.exit(1);
+  }
   process.exit(0);
 };
 process.on('SIGINT', stop);

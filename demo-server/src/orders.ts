@@ -194,15 +194,18 @@ export class OrderStore {
     });
   }
 
-  /** The session's current order, made with `lines` when it has none (the shopper pays). */
+  /**
+   * The order the session pays: its current one, or a new one when it has none (made with `lines`)
+   * or its current one was refunded (the same lines again: buying once more is a new order).
+   */
   async ensure(session: string, lines: CartLine[]): Promise<{ order: Order; created: boolean }> {
     const existing = await this.current(session);
-    if (existing) return { order: existing, created: false };
+    if (existing && existing.status !== 'refunded') return { order: existing, created: false };
     return this.db.transaction(async (tx) => {
       await lockSession(tx, session);
       const order = await this.current(session, tx);
-      if (order) return { order, created: false };
-      return { order: await this.insert(tx, session, lines), created: true };
+      if (order && order.status !== 'refunded') return { order, created: false };
+      return { order: await this.insert(tx, session, order?.lines ?? lines), created: true };
     });
   }
 

@@ -65,9 +65,9 @@ for (const backend of [pglite, postgres]) {
     });
 
     test('migrations: applied once, recorded, and a second run applies nothing', async () => {
-      const ids = (await db.query<{ id: number }>('SELECT id FROM schema_migrations ORDER BY id')).map(
-        (r) => r.id,
-      );
+      const ids = (
+        await db.query<{ id: number }>('SELECT id FROM schema_migrations ORDER BY id')
+      ).map((r) => r.id);
       assert.deepEqual(
         ids,
         MIGRATIONS.map((m) => m.id),
@@ -153,6 +153,19 @@ for (const backend of [pglite, postgres]) {
       );
     });
 
+    test('a refunded order stays refunded; paying again starts a new order with its cart', async () => {
+      const { order } = await orders.setCart('session-h', cartLines(2));
+      await orders.markPaid(order.id, { reference: 'SB50', amount: 29_800, currency: 'ZAR' });
+      assert.equal(await orders.markRefunded(order.id, 'SB51'), false, 'only by its own payment');
+      assert.equal(await orders.markRefunded(order.id, 'SB50'), true);
+      assert.equal((await orders.byId(order.id))?.status, 'refunded');
+      const next = await orders.ensure('session-h', cartLines(1));
+      assert.equal(next.created, true);
+      assert.notEqual(next.order.id, order.id);
+      assert.equal(next.order.lines[0]?.quantity, 2);
+      assert.equal(next.order.status, 'open');
+    });
+
     test('many requests of one session at once make one order', async () => {
       const made = await Promise.all(
         Array.from({ length: 8 }, () => orders.ensure('session-d', cartLines(1))),
@@ -195,7 +208,11 @@ for (const backend of [pglite, postgres]) {
         currency: 'ZAR',
       };
       const both = await Promise.all([forms.begin(request), forms.begin(request)]);
-      assert.equal(both.filter((b) => b.first).length, 1, 'one of two concurrent submits claims it');
+      assert.equal(
+        both.filter((b) => b.first).length,
+        1,
+        'one of two concurrent submits claims it',
+      );
       await forms.finish(key, 'done');
       const again = await forms.begin(request);
       assert.ok(!again.first && 'earlier' in again && again.earlier.state === 'done');
