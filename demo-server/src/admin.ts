@@ -3,6 +3,7 @@ import {
   DuplicateReferenceError,
   GatewayConnectionError,
   GatewayTimeoutError,
+  RequestRejectedError,
   type GatewayClient,
 } from '@pg-checkout/node';
 import type { adminAuth, AdminSession } from './admin-auth.js';
@@ -155,6 +156,9 @@ ${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}
 </section>`;
 }
 
+const alreadyExecuted = (reference: string) =>
+  `Payment ${reference} was already executed; nothing more was done.`;
+
 const alreadyRefunded = (reference: string) =>
   `This refund of ${reference} was already sent (the form was submitted twice); nothing more was refunded.`;
 
@@ -212,6 +216,13 @@ export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps)
     const key = (req.body as Record<string, unknown> | undefined)?.key;
     return typeof key === 'string' && FORM_KEY.test(key) ? key : undefined;
   };
+  const settledNow = async (reference: string): Promise<boolean> => {
+    try {
+      return (await client.lookups.payment(reference)).status === 'SETTLED';
+    } catch {
+      return false;
+    }
+  };
   const RELOAD =
     'This form is from an older page; nothing was sent. Reload the back office and try again.';
 
@@ -223,11 +234,7 @@ export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps)
     const begun = await forms.begin({ key, action: 'execute', paymentReference: reference });
     if (!begun.first) {
       if ('conflict' in begun) return back(res, RELOAD);
-      if (begun.earlier.state === 'done')
-        return back(
-          res,
-          `Payment ${reference} was already executed by this form; nothing more was done.`,
-        );
+      if (begun.earlier.state === 'done') return back(res, alreadyExecuted(reference));
     }
     try {
       const record = await client.lookups.payment(reference);
@@ -239,9 +246,12 @@ export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps)
       await forms.finish(key, 'done', done);
       back(res, done);
     } catch (err) {
-      // A repeat of a form whose first submit is still under way leaves that one's record alone.
-      if (begun.first && !outcomeUnknown(err))
-        await forms.finish(key, 'failed', (err as Error).message);
+      if (err instanceof RequestRejectedError && (await settledNow(reference))) {
+        // Two submits of one form raced to the gateway; the other one executed it.
+        await forms.finish(key, 'done', 'executed by a repeat of the form');
+        return back(res, alreadyExecuted(reference));
+      }
+      if (!outcomeUnknown(err)) await forms.finish(key, 'failed', (err as Error).message);
       back(res, `Execute failed: ${(err as Error).message}`);
     }
   });
@@ -309,8 +319,7 @@ export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps)
           `This refund of ${reference} was already sent (the gateway refused the repeat as a duplicate); nothing more was refunded.`,
         );
       }
-      if (begun.first && !outcomeUnknown(err))
-        await forms.finish(key, 'failed', (err as Error).message);
+      if (!outcomeUnknown(err)) await forms.finish(key, 'failed', (err as Error).message);
       back(res, `Refund failed: ${(err as Error).message}`);
     }
   });

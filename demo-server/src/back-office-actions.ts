@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { Database } from './db.js';
+import { RANDOM_ID, randomId } from './ids.js';
 
 /** A back-office form's idempotency key: 128 random bits, made when the form is drawn. */
-export const newFormKey = (): string => randomBytes(16).toString('hex');
-export const FORM_KEY = /^[0-9a-f]{32}$/;
+export const newFormKey = (): string => randomId();
+export const FORM_KEY = RANDOM_ID;
 
 /**
  * The gateway's merchant reference for the refund a form asks for. One form, one reference: the
@@ -85,10 +85,14 @@ export class BackOfficeActions {
     };
   }
 
-  /** Records how the form's request ended. */
+  /**
+   * Records how the form's request ended. What the gateway did stays recorded: a repeat of the form
+   * that the gateway refused never turns a done or pending request into a failed one.
+   */
   async finish(key: string, state: ActionState, result?: string): Promise<void> {
     await this.db.query(
-      `UPDATE back_office_actions SET state = $2, result = $3, updated_at = now() WHERE key = $1`,
+      `UPDATE back_office_actions SET state = $2, result = $3, updated_at = now()
+       WHERE key = $1 AND (state IN ('sent', 'failed') OR $2 IN ('done', 'pending'))`,
       [key, state, result ?? null],
     );
   }

@@ -14,10 +14,10 @@ export const MIGRATIONS: readonly { id: number; name: string; statements: readon
         name text PRIMARY KEY,
         value text NOT NULL
       )`,
-      // One row per order. The id is 128 random bits; the gateway sees `order-<id>`, and attempt n of
+      // One row per order. The id is 128 random bits (ids.ts); the gateway sees `order-<id>`, and attempt n of
       // the order is `order-<id>-n`. `session` is a hash of the browser session that owns the order.
       `CREATE TABLE orders (
-        id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{32}$'),
+        id text PRIMARY KEY CHECK (id ~ '^[0-9a-f]{8}(-[0-9a-f]{8}){3}$'),
         session text NOT NULL,
         lines jsonb NOT NULL,
         total bigint NOT NULL CHECK (total > 0),
@@ -49,7 +49,7 @@ export const MIGRATIONS: readonly { id: number; name: string; statements: readon
       `CREATE INDEX payments_by_merchant_reference ON payments (merchant_reference)`,
       // One row per back-office form submitted: its idempotency key, what it asked and how it ended.
       `CREATE TABLE back_office_actions (
-        key text PRIMARY KEY CHECK (key ~ '^[0-9a-f]{32}$'),
+        key text PRIMARY KEY CHECK (key ~ '^[0-9a-f]{8}(-[0-9a-f]{8}){3}$'),
         action text NOT NULL CHECK (action IN ('execute', 'refund')),
         payment_reference text NOT NULL,
         amount bigint,

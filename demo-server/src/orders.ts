@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Database, Queryable } from './db.js';
+import { randomId } from './ids.js';
 
 /** The demo's one product: the server owns the price, the browser only picks a quantity. */
 export const PRODUCT = {
@@ -21,7 +21,7 @@ export interface CartLine {
 export type OrderStatus = 'open' | 'paid' | 'refunded';
 
 export interface Order {
-  /** 128 random bits, 32 hex digits. */
+  /** 128 random bits: 32 hex digits in dashed groups of 8 (ids.ts). */
   id: string;
   /** What the gateway sees: `order-<id>`; attempt n is `order-<id>-n`. */
   reference: string;
@@ -55,7 +55,7 @@ export const cartTotal = (lines: readonly CartLine[]): number =>
 
 export const orderReference = (id: string): string => `order-${id}`;
 
-const ORDER_REFERENCE = /^order-([0-9a-f]{32})$/;
+const ORDER_REFERENCE = /^order-([0-9a-f]{8}(?:-[0-9a-f]{8}){3})$/;
 
 /** The order id in an order reference (`order-<id>`); undefined for anything else. */
 export function orderIdOf(reference: string): string | undefined {
@@ -168,7 +168,7 @@ export class OrderStore {
       `INSERT INTO orders (id, session, lines, total, currency, created_at, updated_at)
        VALUES ($1, $2, $3::jsonb, $4, $5, clock_timestamp(), clock_timestamp())
        RETURNING ${COLUMNS}`,
-      [randomBytes(16).toString('hex'), session, JSON.stringify(lines), cartTotal(lines), CURRENCY],
+      [randomId(), session, JSON.stringify(lines), cartTotal(lines), CURRENCY],
     );
     return toOrder(row!);
   }
