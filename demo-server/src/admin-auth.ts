@@ -1,6 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { clearCookie, cookieName, readCookie, setCookie } from './cookies.js';
 import { page } from './html.js';
+import { networkOf } from './limits.js';
 
 /** One signed-in back-office browser. */
 export interface AdminSession {
@@ -14,10 +16,18 @@ export interface AdminSession {
 export const SESSION_COOKIE = 'demo_admin';
 const SESSION_TTL_MS = 8 * 60 * 60_000;
 const MAX_SESSIONS = 1_000;
-/** Wrong passwords allowed per client address per window, then every attempt waits out the window. */
+/**
+ * Wrong passwords allowed per client network (an IPv4 address, an IPv6 /64) per window, then every
+ * attempt from it waits out the window.
+ */
 export const MAX_FAILURES = 5;
+/**
+ * Wrong passwords allowed from all networks together per window: past it every sign-in waits, so
+ * many networks guess no faster than a few would, and the failure table never outgrows it (nothing
+ * is evicted to make room, so nobody clears a lockout by flooding the table).
+ */
+export const MAX_FAILURES_OVERALL = 100;
 const FAILURE_WINDOW_MS = 15 * 60_000;
-const MAX_TRACKED_ADDRESSES = 10_000;
 
 const sameBytes = (a: string, b: string): boolean => {
   // HMAC both sides so lengths match and the comparison takes the same time whatever the input.
@@ -25,14 +35,6 @@ const sameBytes = (a: string, b: string): boolean => {
   const mac = (v: string) => createHmac('sha256', key).update(v, 'utf8').digest();
   return timingSafeEqual(mac(a), mac(b));
 };
-
-function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
-}
 
 function loginPage(message?: string): string {
   return page({
@@ -64,15 +66,16 @@ function refuse(res: Response, status: number, title: string, text: string): voi
 
 /**
  * The back office's door: a password sign-in (slowed to a stop after repeated wrong passwords from
- * one address), an HttpOnly SameSite=Strict session cookie (Secure over https), and a CSRF token
- * checked on every state-changing post.
+ * one network), an HttpOnly SameSite=Strict session cookie (`__Host-`, Secure, over https), a CSRF
+ * token checked on every state-changing post, and `Cache-Control: no-store` on every answer.
  */
 export function adminAuth(password: string) {
   const sessions = new Map<string, AdminSession>();
   const failures = new Map<string, { count: number; since: number }>();
+  let overall = { count: 0, since: 0 };
 
   const sessionOf = (req: Request): AdminSession | undefined => {
-    const id = readCookie(req, SESSION_COOKIE);
+    const id = readCookie(req, cookieName(req, SESSION_COOKIE));
     if (!id || !/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
     const session = sessions.get(id);
     if (session && session.expiresAt <= Date.now()) {
@@ -83,25 +86,39 @@ export function adminAuth(password: string) {
   };
 
   const lockedFor = (address: string): number => {
+    const left = overall.since + FAILURE_WINDOW_MS - Date.now();
+    if (left > 0 && overall.count >= MAX_FAILURES_OVERALL) return left;
     const entry = failures.get(address);
     if (!entry) return 0;
-    const left = entry.since + FAILURE_WINDOW_MS - Date.now();
-    if (left <= 0) {
+    const waited = entry.since + FAILURE_WINDOW_MS - Date.now();
+    if (waited <= 0) {
       failures.delete(address);
       return 0;
     }
-    return entry.count >= MAX_FAILURES ? left : 0;
+    return entry.count >= MAX_FAILURES ? waited : 0;
   };
 
   const recordFailure = (address: string): void => {
+    const now = Date.now();
+    if (overall.since + FAILURE_WINDOW_MS <= now) {
+      // A new window: entries of the last one have all run out.
+      overall = { count: 0, since: now };
+      for (const [key, entry] of failures)
+        if (entry.since + FAILURE_WINDOW_MS <= now) failures.delete(key);
+    }
+    overall.count += 1;
     const entry = failures.get(address);
-    if (entry && entry.since + FAILURE_WINDOW_MS > Date.now()) entry.count += 1;
-    else failures.set(address, { count: 1, since: Date.now() });
-    if (failures.size > MAX_TRACKED_ADDRESSES) failures.delete(failures.keys().next().value!);
+    if (entry && entry.since + FAILURE_WINDOW_MS > now) entry.count += 1;
+    else failures.set(address, { count: 1, since: now });
   };
 
   /** Sign-in and sign-out, mounted before the guarded routes. */
   const routes: Router = express.Router();
+  // Nothing of the back office is kept by the browser or a proxy: not its pages, not its answers.
+  routes.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
   const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 20 });
 
   routes.get('/login', (req, res) => {
@@ -115,7 +132,8 @@ export function adminAuth(password: string) {
       refuse(res, 403, 'Sign in here', 'Sign in from the back office page itself.');
       return;
     }
-    const address = req.ip ?? 'unknown';
+    // Counted per network: one host holds a whole IPv6 /64 and could take a new address per guess.
+    const address = networkOf(req.ip ?? req.socket.remoteAddress);
     const wait = lockedFor(address);
     if (wait > 0) {
       res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
@@ -123,7 +141,7 @@ export function adminAuth(password: string) {
         res,
         429,
         'Too many attempts',
-        'Too many wrong passwords from this address. Wait a few minutes and try again.',
+        'Too many wrong passwords from this network. Wait a few minutes and try again.',
       );
       return;
     }
@@ -141,10 +159,8 @@ export function adminAuth(password: string) {
     });
     // A demo keeps a bounded number of sessions; the oldest goes first.
     if (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);
-    res.cookie(SESSION_COOKIE, id, {
-      httpOnly: true,
+    setCookie(req, res, SESSION_COOKIE, id, {
       sameSite: 'strict',
-      secure: req.secure,
       path: '/admin',
       maxAge: SESSION_TTL_MS,
     });
@@ -193,9 +209,9 @@ export function adminAuth(password: string) {
   });
 
   requireCsrf.post('/logout', (req, res) => {
-    const id = readCookie(req, SESSION_COOKIE);
+    const id = readCookie(req, cookieName(req, SESSION_COOKIE));
     if (id) sessions.delete(id);
-    res.clearCookie(SESSION_COOKIE, { path: '/admin' });
+    clearCookie(req, res, SESSION_COOKIE, '/admin');
     res.redirect(303, '/admin/login');
   });
 

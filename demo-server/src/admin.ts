@@ -1,21 +1,36 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { GatewayClient } from '@pg-checkout/node';
+import {
+  DuplicateReferenceError,
+  GatewayConnectionError,
+  GatewayTimeoutError,
+  RequestRejectedError,
+  type GatewayClient,
+} from '@pg-checkout/node';
 import type { adminAuth, AdminSession } from './admin-auth.js';
+import {
+  FORM_KEY,
+  newFormKey,
+  refundReference,
+  type BackOfficeActions,
+} from './back-office-actions.js';
 import { escapeHtml, formatAmount, page } from './html.js';
+import type { Order, OrderStore } from './orders.js';
 import { webhookLog, type WebhookEntry } from './webhook-log.js';
 
 interface ListedTransaction {
   reference: string;
-  merchantReference?: string;
+  merchantReference?: string | null;
   amount: number;
   currency: string;
   status: string;
   pending?: boolean;
   date?: string;
-  paymentMethod?: string;
+  paymentMethod?: string | null;
 }
 
 const REFERENCE = /^[A-Za-z0-9_.:-]{1,99}$/;
+/** Orders shown in the back office, newest first. */
+const ORDERS_SHOWN = 50;
 
 /**
  * Cents from the back office's amount input, "12,34" as the table writes it or "12.34"; undefined when
@@ -33,20 +48,26 @@ function statusLabel(t: ListedTransaction): string {
   return t.status;
 }
 
-function actions(t: ListedTransaction, csrf: string): string {
+const written = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
+
+/** A payment's forms; each drawn with its own idempotency key, so a repeated submit is one request. */
+function actions(t: ListedTransaction, csrf: string, refunded: number): string {
   const ref = escapeHtml(t.reference);
-  const token = `<input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">`;
+  const hidden = `<input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">
+  <input type="hidden" name="key" value="${newFormKey()}">`;
   if (t.amount < 0 || t.pending) return '';
   if (t.status === 'AUTHORIZED') {
-    return `<form method="post" action="/admin/payments/${ref}/execute">${token}<button>Execute</button></form>`;
+    return `<form method="post" action="/admin/payments/${ref}/execute">${hidden}<button>Execute</button></form>`;
   }
   if (t.status === 'SETTLED') {
+    const left = t.amount - refunded;
+    if (left <= 0) return '';
     const id = `refund-${ref}`;
     return `<form method="post" action="/admin/payments/${ref}/refund" class="refund">
   <label for="${id}">Refund amount (blank: all)</label>
-  <input id="${id}" name="amount" inputmode="decimal" size="8" placeholder="${escapeHtml((t.amount / 100).toFixed(2).replace('.', ','))}">
+  <input id="${id}" name="amount" inputmode="decimal" size="8" placeholder="${escapeHtml(written(left))}">
   <input type="hidden" name="currency" value="${escapeHtml(t.currency)}">
-  ${token}
+  ${hidden}
   <button>Refund</button>
 </form>`;
   }
@@ -60,7 +81,28 @@ function verification(w: WebhookEntry): string {
   return reason ? `${checked} (${reason})` : checked;
 }
 
-function renderList(transactions: ListedTransaction[], csrf: string, notice?: string): string {
+function orderRow(o: Order): string {
+  const items = o.lines.map((l) => `${l.quantity} × ${l.name}`).join(', ');
+  const charged = o.paid
+    ? `<code>${escapeHtml(o.paid.reference)}</code> ${escapeHtml(formatAmount(o.paid.amount, o.paid.currency))}`
+    : '';
+  return `<tr data-order="${escapeHtml(o.reference)}">
+<td><code>${escapeHtml(o.reference)}</code></td>
+<td>${escapeHtml(o.createdAt.toISOString())}</td>
+<td>${escapeHtml(items)}</td>
+<td>${escapeHtml(formatAmount(o.total, o.currency))}</td>
+<td data-order-status="${escapeHtml(o.status)}">${escapeHtml(o.status)}</td>
+<td>${charged}</td>
+</tr>`;
+}
+
+function renderList(
+  transactions: ListedTransaction[],
+  refunded: Map<string, number>,
+  orders: { orders: Order[]; count: number },
+  csrf: string,
+  notice?: string,
+): string {
   const rows = transactions
     .map(
       (t) => `<tr>
@@ -70,7 +112,7 @@ function renderList(transactions: ListedTransaction[], csrf: string, notice?: st
 <td>${escapeHtml(t.paymentMethod ?? '')}</td>
 <td>${escapeHtml(formatAmount(t.amount, t.currency))}</td>
 <td data-status="${escapeHtml(statusLabel(t))}">${escapeHtml(statusLabel(t))}</td>
-<td>${actions(t, csrf)}</td>
+<td>${actions(t, csrf, refunded.get(t.reference) ?? 0)}</td>
 </tr>`,
     )
     .join('\n');
@@ -87,9 +129,17 @@ function renderList(transactions: ListedTransaction[], csrf: string, notice?: st
 </tr>`,
     )
     .join('\n');
+  const shown = orders.count > orders.orders.length ? ` (the latest ${orders.orders.length})` : '';
   return `<h1>Back office</h1>
 <form method="post" action="/admin/logout" class="logout"><input type="hidden" name="_csrf" value="${escapeHtml(csrf)}"><button>Sign out</button></form>
 ${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}
+<section aria-labelledby="orders-title">
+<h2 id="orders-title" data-order-count="${orders.count}">Orders: ${orders.count}${shown}</h2>
+<table>
+<thead><tr><th>Order</th><th>Created</th><th>Items</th><th>Total</th><th>Status</th><th>Charged</th></tr></thead>
+<tbody>${orders.orders.map(orderRow).join('\n') || '<tr><td colspan="6">No orders yet.</td></tr>'}</tbody>
+</table>
+</section>
 <section aria-labelledby="tx-title">
 <h2 id="tx-title">Transactions</h2>
 <table>
@@ -106,14 +156,33 @@ ${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}
 </section>`;
 }
 
+const alreadyExecuted = (reference: string) =>
+  `Payment ${reference} was already executed; nothing more was done.`;
+
+const alreadyRefunded = (reference: string) =>
+  `This refund of ${reference} was already sent (the form was submitted twice); nothing more was refunded.`;
+
 const sessionOf = (res: Response) => res.locals.adminSession as AdminSession;
 
+/** The gateway's answer may leave the outcome unknown: then the form may be sent again as it is. */
+const outcomeUnknown = (err: unknown) =>
+  err instanceof GatewayTimeoutError || err instanceof GatewayConnectionError;
+
+export interface AdminDeps {
+  client: GatewayClient;
+  auth: ReturnType<typeof adminAuth>;
+  orders: OrderStore;
+  actions: BackOfficeActions;
+}
+
 /**
- * A small back office behind a sign-in: the gateway's transaction list, execute for authorized
- * payments, full and partial refunds (a refund that goes manual shows as pending), and the webhooks
- * received.
+ * A small back office behind a sign-in: the shop's orders, the gateway's transaction list, execute
+ * for authorized payments, full and partial refunds (a refund that goes manual shows as pending),
+ * and the webhooks received. Every form carries its own idempotency key: a form sent twice (a
+ * double click, a retried post) asks the gateway once, and a refund's key is its merchant
+ * reference at the gateway, which refuses a second refund with it.
  */
-export function adminRouter(client: GatewayClient, auth: ReturnType<typeof adminAuth>): Router {
+export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps): Router {
   const router = express.Router();
   router.use(auth.routes, auth.requireSession, auth.requireCsrf);
 
@@ -121,14 +190,20 @@ export function adminRouter(client: GatewayClient, auth: ReturnType<typeof admin
     const session = sessionOf(res);
     const list = await client.lookups.list({});
     const transactions = [...(list as ListedTransaction[])].reverse();
+    const refunded = await forms.refundedSoFar(
+      transactions.filter((t) => t.status === 'SETTLED').map((t) => t.reference),
+    );
+    const recent = await orders.recent(ORDERS_SHOWN);
     const nonce = String(res.locals.nonce ?? '');
     const notice = session.notice;
     session.notice = undefined;
-    res
-      .type('html')
-      .send(
-        page({ title: 'Back office', nonce, body: renderList(transactions, session.csrf, notice) }),
-      );
+    res.type('html').send(
+      page({
+        title: 'Back office',
+        nonce,
+        body: renderList(transactions, refunded, recent, session.csrf, notice),
+      }),
+    );
   });
 
   // What an action did is shown once on the next page, kept in the session rather than the URL.
@@ -137,17 +212,46 @@ export function adminRouter(client: GatewayClient, auth: ReturnType<typeof admin
     res.redirect(303, '/admin');
   };
 
+  const formKey = (req: Request): string | undefined => {
+    const key = (req.body as Record<string, unknown> | undefined)?.key;
+    return typeof key === 'string' && FORM_KEY.test(key) ? key : undefined;
+  };
+  const settledNow = async (reference: string): Promise<boolean> => {
+    try {
+      return (await client.lookups.payment(reference)).status === 'SETTLED';
+    } catch {
+      return false;
+    }
+  };
+  const RELOAD =
+    'This form is from an older page; nothing was sent. Reload the back office and try again.';
+
   router.post('/payments/:reference/execute', async (req, res) => {
     const reference = req.params.reference;
     if (!REFERENCE.test(reference)) return back(res, 'Unknown payment reference.');
+    const key = formKey(req);
+    if (!key) return back(res, RELOAD);
+    const begun = await forms.begin({ key, action: 'execute', paymentReference: reference });
+    if (!begun.first) {
+      if ('conflict' in begun) return back(res, RELOAD);
+      if (begun.earlier.state === 'done') return back(res, alreadyExecuted(reference));
+    }
     try {
       const record = await client.lookups.payment(reference);
       const result =
         record.currency === 'ZAR'
           ? await client.payments.execute(reference)
           : await client.foreign.execute(reference);
-      back(res, `Payment ${reference} ${result.kind === 'reversed' ? 'reversed' : 'executed'}.`);
+      const done = `Payment ${reference} ${result.kind === 'reversed' ? 'reversed' : 'executed'}.`;
+      await forms.finish(key, 'done', done);
+      back(res, done);
     } catch (err) {
+      if (err instanceof RequestRejectedError && (await settledNow(reference))) {
+        // Two submits of one form raced to the gateway; the other one executed it.
+        await forms.finish(key, 'done', 'executed by a repeat of the form');
+        return back(res, alreadyExecuted(reference));
+      }
+      if (!outcomeUnknown(err)) await forms.finish(key, 'failed', (err as Error).message);
       back(res, `Execute failed: ${(err as Error).message}`);
     }
   });
@@ -159,22 +263,63 @@ export function adminRouter(client: GatewayClient, auth: ReturnType<typeof admin
     // Blank means all; anything else that is not one amount (a repeated field, say) is refused.
     const blank =
       body.amount === undefined || (typeof body.amount === 'string' && body.amount.trim() === '');
-    const amount = blank ? undefined : parseAmount(body.amount);
-    if (!blank && amount === undefined) return back(res, 'Enter a refund amount such as 12.50.');
+    const asked = blank ? undefined : parseAmount(body.amount);
+    if (!blank && asked === undefined) return back(res, 'Enter a refund amount such as 12.50.');
+    const key = formKey(req);
+    if (!key) return back(res, RELOAD);
+    const sent = await forms.find(key);
+    if (sent && (sent.action !== 'refund' || sent.paymentReference !== reference))
+      return back(res, RELOAD);
+    if (sent?.state === 'done' || sent?.state === 'pending')
+      return back(res, alreadyRefunded(reference));
+    let record;
     try {
-      const record = await client.lookups.payment(reference);
-      const transaction = amount === undefined ? undefined : { currency: record.currency, amount };
+      record = await client.lookups.payment(reference);
+    } catch (err) {
+      return back(res, `Refund failed: ${(err as Error).message}`);
+    }
+    // "All" is what is left after this back office's refunds: sent as an amount, so it carries the
+    // form's reference like a partial refund does. A form whose first submit has no known outcome
+    // asks again exactly what it asked then (the gateway refuses it if the first went through).
+    const amount =
+      (sent?.state === 'sent' ? sent.amount : undefined) ??
+      asked ??
+      record.amount - ((await forms.refundedSoFar([reference])).get(reference) ?? 0);
+    if (amount <= 0) return back(res, `Nothing is left to refund on ${reference}.`);
+    const begun = await forms.begin({
+      key,
+      action: 'refund',
+      paymentReference: reference,
+      amount,
+      currency: record.currency,
+    });
+    if (!begun.first) {
+      if ('conflict' in begun) return back(res, RELOAD);
+      if (begun.earlier.state === 'done' || begun.earlier.state === 'pending')
+        return back(res, alreadyRefunded(reference));
+    }
+    const transaction = { reference: refundReference(key), currency: record.currency, amount };
+    try {
       const result =
         record.currency === 'ZAR'
           ? await client.payments.refund(reference, transaction)
           : await client.foreign.refund(reference, transaction);
-      back(
-        res,
-        result.kind === 'pending'
-          ? `Refund of ${reference} is pending: ${result.message}`
-          : `Refund of ${reference} done.`,
-      );
+      if (result.kind === 'pending') {
+        await forms.finish(key, 'pending', result.message);
+        return back(res, `Refund of ${reference} is pending: ${result.message}`);
+      }
+      await forms.finish(key, 'done');
+      back(res, `Refund of ${reference} done.`);
     } catch (err) {
+      if (err instanceof DuplicateReferenceError) {
+        // The gateway has a refund with this form's reference: the same form, sent before.
+        await forms.finish(key, 'done', 'refused as a duplicate by the gateway');
+        return back(
+          res,
+          `This refund of ${reference} was already sent (the gateway refused the repeat as a duplicate); nothing more was refunded.`,
+        );
+      }
+      if (!outcomeUnknown(err)) await forms.finish(key, 'failed', (err as Error).message);
       back(res, `Refund failed: ${(err as Error).message}`);
     }
   });

@@ -3,20 +3,39 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import express, { type Request } from 'express';
-import { createCheckout, type CheckoutLogger } from '@pg-checkout/express';
+import express, { type Request, type Response } from 'express';
+import {
+  CheckoutError,
+  createCheckout,
+  type CheckoutLogger,
+  type PaymentEvent,
+} from '@pg-checkout/express';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox } from '@pg-checkout/sandbox';
 import { adminRouter } from './admin.js';
 import { adminAuth } from './admin-auth.js';
+import { BackOfficeActions } from './back-office-actions.js';
 import { elementsDist, repoRoot, webDist } from './build.js';
-import { cartFor, cartTotal, MAX_QUANTITY, orderReference, PRODUCT, setQuantity } from './cart.js';
 import type { DemoConfig } from './config.js';
+import { ShopperSessions } from './cookies.js';
 import { cspMiddleware, withNonce } from './csp.js';
+import { openDatabase, type Database } from './db.js';
 import { errorHandler } from './errors.js';
 import { describeMeta, safeLine } from './log.js';
 import { page } from './html.js';
-import { recordPaymentNotification } from './notifications.js';
+import { networkOf, WindowLimit } from './limits.js';
+import { handlePaymentWebhook } from './notifications.js';
+import {
+  cartLines,
+  cartTotal,
+  CURRENCY,
+  MAX_QUANTITY,
+  OrderStore,
+  PRODUCT,
+  sameLines,
+  type Order,
+  type OrderPayment,
+} from './orders.js';
 import { scriptTagPage, testCardsPage } from './pages.js';
 import { paymentResultRoute } from './payment-result.js';
 import { webhookLog } from './webhook-log.js';
@@ -34,11 +53,34 @@ export interface RunningDemo {
   /** The back office's password: ADMIN_PASSWORD, or generated at start when that is unset. */
   adminPassword: string;
   adminPasswordGenerated: boolean;
+  /** Where the orders are kept: a PGlite folder, or the PostgreSQL of DATABASE_URL (no password). */
+  database: { kind: Database['kind']; where: string };
   close(): Promise<void>;
 }
 
 /** Exchange rate for the "other currency" option, which pays in USD on the hosted page. */
 const ZAR_PER_USD = 18.5;
+
+/**
+ * The order an anonymous visitor sees before acting (GET {mount}/config shows its amount). It is
+ * no row and never paid: every route that pays makes the shopper's own order first.
+ */
+const PREVIEW_REFERENCE = 'order-preview';
+
+/** What GET and PUT /api/cart answer. */
+function cartView(order: Order | undefined) {
+  const lines = order?.lines ?? cartLines(1);
+  return {
+    product: PRODUCT.name,
+    quantity: lines[0]?.quantity ?? 1,
+    amount: order?.total ?? cartTotal(lines),
+    currency: order?.currency ?? CURRENCY,
+    /** open: the cart can change; paid or refunded: it is frozen, and a change starts a new order. */
+    status: order?.status ?? 'open',
+    /** The order's reference once the shopper has one (only this browser's session sees it). */
+    ...(order ? { order: order.reference } : {}),
+  };
+}
 
 function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -59,6 +101,42 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     warn: (msg, meta) => line('WARN ', msg, meta),
     error: (msg, meta) => line('ERROR ', msg, meta),
   };
+
+  const db = await openDatabase(options.database);
+  try {
+    return await startWith(db, options, log, logger);
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function startWith(
+  db: Database,
+  options: DemoOptions,
+  log: (line: string) => void,
+  logger: CheckoutLogger,
+): Promise<RunningDemo> {
+  const orders = new OrderStore(db);
+  const sessions = await ShopperSessions.open(db);
+  const actions = new BackOfficeActions(db);
+  // Orders an anonymous client may start per minute (its network, and everyone together): rows
+  // appear only when a shopper acts, and never faster than this. RATE_LIMIT_PER_IP raises it.
+  const orderLimit =
+    options.rateLimitPerIp === false ? Infinity : Math.max(30, options.rateLimitPerIp ?? 30);
+  const newOrders = new WindowLimit({
+    windowMs: 60_000,
+    perKey: orderLimit,
+    global: orderLimit * 20,
+  });
+  // Result-page requests that may ask the gateway, per network and overall.
+  const resultLookups = new WindowLimit({ windowMs: 60_000, perKey: 60, global: 600 });
+
+  /** The shopper's session: the signed cookie, or the one this response is about to set. */
+  const sessionOf = (req: Request): string | undefined =>
+    sessions.of(req) ?? (req.res?.locals as { newSession?: string } | undefined)?.newSession;
+  const mayStartOrder = (req: Request): boolean =>
+    newOrders.take(networkOf(req.ip ?? req.socket.remoteAddress)).ok;
 
   const sandbox = options.gateway
     ? undefined
@@ -103,14 +181,31 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     next();
   });
 
-  const resolveOrder = (req: Request) => {
-    const cart = cartFor(req);
-    const amount = cartTotal(cart.quantity);
+  /**
+   * The shopper's order. Reads (GET {mount}/config) see the current order or, with none, a preview
+   * that writes nothing; a route that pays makes the order first (the shopper acted), under the
+   * new-order limit.
+   */
+  const resolveOrder = async (req: Request) => {
+    const session = sessionOf(req);
+    let order = session ? await orders.current(session) : undefined;
+    const pays = req.method !== 'GET' && req.method !== 'HEAD';
+    if (pays && (!order || order.status === 'refunded')) {
+      if (!mayStartOrder(req))
+        throw new CheckoutError(
+          429,
+          'rate_limited',
+          'Too many new orders from your network. Wait a minute and try again.',
+          { 'Retry-After': '60' },
+        );
+      order = (await orders.ensure(sessions.ensure(req, req.res!), cartLines(1))).order;
+    }
+    const amount = order?.total ?? cartTotal(cartLines(1));
     const hosted = req.path === '/hosted';
     return {
       amount: hosted ? Math.round(amount / ZAR_PER_USD) : amount,
-      currency: hosted ? 'USD' : 'ZAR',
-      reference: orderReference(cart.id),
+      currency: hosted ? 'USD' : CURRENCY,
+      reference: order?.reference ?? PREVIEW_REFERENCE,
       consumer: {
         name: 'Thandi',
         surname: 'Nkosi',
@@ -123,6 +218,38 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
         },
       },
     };
+  };
+
+  /** The middleware's hooks: the gateway decided a payment of one of the shop's orders. */
+  const recordPayment = async (e: PaymentEvent, status: OrderPayment['status']) => {
+    log(
+      `[shop] payment ${e.reference} ${status === 'paid' ? 'completed' : status} (${e.merchantReference})`,
+    );
+    const order = await orders.byReference(e.orderReference);
+    if (!order) {
+      log(
+        `[shop] WARN payment ${e.reference} is for ${e.orderReference}, which is no order of this shop`,
+      );
+      return;
+    }
+    await orders.recordPayment({
+      reference: e.reference,
+      orderId: order.id,
+      merchantReference: e.merchantReference,
+      amount: e.amount,
+      currency: e.currency,
+      status,
+    });
+    if (status !== 'paid') return;
+    const outcome = await orders.markPaid(order.id, {
+      reference: e.reference,
+      amount: e.amount,
+      currency: e.currency,
+    });
+    if (outcome === 'second-payment')
+      log(
+        `[shop] WARN ${order.reference} was already paid by ${order.paid?.reference}; ${e.reference} is a second charge to refund`,
+      );
   };
 
   app.use(
@@ -146,17 +273,23 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
         : {
             rateLimit: options.rateLimitPerIp === false ? false : { perIp: options.rateLimitPerIp },
           }),
-      savedCards: { shopperId: (req) => `demo-${cartFor(req).id}` },
+      // Saved cards belong to the browser session (a signed cookie), across its orders.
+      savedCards: {
+        shopperId: (req) => {
+          const session = sessionOf(req);
+          // Dashed like every id the shop makes: no long digit run reaches a log (ids.ts).
+          return session ? `demo-${session.slice(0, 32).match(/.{8}/g)!.join('-')}` : undefined;
+        },
+      },
       logger,
-      onPaymentCompleted: (e) =>
-        log(`[shop] payment ${e.reference} completed (${e.merchantReference})`),
-      onPaymentFailed: (e) => log(`[shop] payment ${e.reference} failed (${e.merchantReference})`),
-      onPaymentPending: (e) =>
-        log(`[shop] payment ${e.reference} pending (${e.merchantReference})`),
+      onPaymentCompleted: (e) => recordPayment(e, 'paid'),
+      onPaymentFailed: (e) => recordPayment(e, 'failed'),
+      onPaymentPending: (e) => recordPayment(e, 'pending'),
       onWebhook: async (event) => {
         if (event.type === 'payment') {
-          // The hash proves little (it covers the reference only): the gateway's record decides.
-          await recordPaymentNotification(client, event.payload, log);
+          // The hash covers the reference only: the gateway's record and the shop's own table of
+          // its payments decide, never the payload.
+          await handlePaymentWebhook(event, orders, log);
           return;
         }
         webhookLog.add({
@@ -172,16 +305,13 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   );
 
   // The demo's own JSON API: the cart (quantity only; the server owns the price).
-  app.get('/api/cart', (req, res) => {
-    const cart = cartFor(req, res);
-    res.json({
-      product: PRODUCT.name,
-      quantity: cart.quantity,
-      amount: cartTotal(cart.quantity),
-      currency: 'ZAR',
-    });
+  app.get('/api/cart', async (req, res) => {
+    const session = sessions.of(req);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(cartView(session ? await orders.current(session) : undefined));
   });
-  app.put('/api/cart', express.json({ limit: '1kb' }), (req, res) => {
+  app.put('/api/cart', express.json({ limit: '1kb' }), async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
     const quantity = (req.body as { quantity?: unknown } | undefined)?.quantity;
     if (
       !Number.isInteger(quantity) ||
@@ -194,36 +324,48 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
       });
       return;
     }
-    const cart = cartFor(req, res);
-    setQuantity(cart.id, quantity as number);
-    res.json({
-      product: PRODUCT.name,
-      quantity,
-      amount: cartTotal(quantity as number),
-      currency: 'ZAR',
-    });
+    const lines = cartLines(quantity as number);
+    const known = sessions.of(req);
+    const current = known ? await orders.current(known) : undefined;
+    // A new order (no cart yet, or a change to a paid one) counts against the new-order limit.
+    const starts = !current || (current.status !== 'open' && !sameLines(current.lines, lines));
+    if (starts && !mayStartOrder(req)) {
+      res.setHeader('Retry-After', '60');
+      res.status(429).json({
+        success: false,
+        message: 'Too many new orders from your network. Wait a minute and try again.',
+      });
+      return;
+    }
+    const { order } = await orders.setCart(sessions.ensure(req, res), lines);
+    res.json(cartView(order));
   });
 
-  app.get('/api/payment-result', paymentResultRoute(client, log));
+  app.get(
+    '/api/payment-result',
+    paymentResultRoute({ client, orders, sessions, limit: resultLookups, log }),
+  );
 
   const pages = express.Router();
   pages.use(cspMiddleware(gatewayOrigin, new URL(origin).origin));
   const built = (name: string) => readFileSync(join(webDist, name), 'utf8');
-  const sendBuilt = (name: string) => (req: Request, res: express.Response) => {
-    cartFor(req, res);
+  // A page gives the browser its session cookie (signed, no row): saved cards and the order it
+  // makes when the shopper acts belong to it.
+  const sendBuilt = (name: string) => (req: Request, res: Response) => {
+    sessions.ensure(req, res);
     res.type('html').send(withNonce(built(name), String(res.locals.nonce)));
   };
   pages.get(['/', '/index.html'], sendBuilt('index.html'));
   pages.get(['/esm', '/esm.html'], sendBuilt('esm.html'));
   pages.get(['/result', '/result.html'], sendBuilt('result.html'));
   pages.get(['/script-tag', '/script-tag.html'], (req, res) => {
-    cartFor(req, res);
+    sessions.ensure(req, res);
     res.type('html').send(scriptTagPage(String(res.locals.nonce)));
   });
   pages.get('/test-cards', (_req, res) =>
     res.type('html').send(testCardsPage(String(res.locals.nonce))),
   );
-  pages.use('/admin', adminRouter(client, adminAuth(adminPassword)));
+  pages.use('/admin', adminRouter({ client, auth: adminAuth(adminPassword), orders, actions }));
   app.use(pages);
 
   app.use('/assets', express.static(join(webDist, 'assets'), { immutable: true, maxAge: '1y' }));
@@ -253,10 +395,16 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     client,
     adminPassword,
     adminPasswordGenerated: options.adminPassword === undefined,
+    database: { kind: db.kind, where: db.where },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await sandbox?.close();
+      try {
+        await sandbox?.close();
+      } finally {
+        // PGlite's folder lock and the pool's sockets: left open, the process would not exit.
+        await db.close();
+      }
     },
   };
 }

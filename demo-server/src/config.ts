@@ -1,4 +1,10 @@
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { redactUrl, type DatabaseConfig } from './db.js';
+
+/** Where `npm start` keeps its orders when DATABASE_URL is unset: demo-server/data. */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../data', import.meta.url));
 
 /** The demo's settings, from the environment. */
 export interface DemoConfig {
@@ -24,6 +30,11 @@ export interface DemoConfig {
    * X-Forwarded-For / X-Forwarded-Proto. Default `loopback`; `off` trusts none.
    */
   trustProxy: string | number | false;
+  /**
+   * Where the orders are kept: the PostgreSQL of DATABASE_URL, else embedded PGlite in DATA_DIR
+   * (default demo-server/data).
+   */
+  database: DatabaseConfig;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -74,6 +85,25 @@ function adminPassword(value: string | undefined): string | undefined {
   return value;
 }
 
+function database(env: NodeJS.ProcessEnv): DatabaseConfig {
+  const url = env.DATABASE_URL?.trim();
+  if (url) {
+    let protocol = '';
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== 'postgres:' && protocol !== 'postgresql:')
+      throw new Error(
+        `DATABASE_URL must be a postgres:// or postgresql:// URL, got "${redactUrl(url)}"`,
+      );
+    return { kind: 'postgres', url };
+  }
+  const dir = env.DATA_DIR?.trim();
+  return { kind: 'pglite', dir: dir ? resolve(dir) : DEFAULT_DATA_DIR };
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const { PG_BASE_URL, PG_TOKEN, PG_SECRET } = env;
   const given = [PG_BASE_URL, PG_TOKEN, PG_SECRET].filter(Boolean).length;
@@ -92,5 +122,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DemoConfig 
     rateLimitPerIp: rateLimit(env.RATE_LIMIT_PER_IP),
     adminPassword: adminPassword(env.ADMIN_PASSWORD),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    database: database(env),
   };
 }

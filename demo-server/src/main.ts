@@ -12,6 +12,7 @@ const tryCards = testCards.filter((c) => c.featured);
 console.log(`
 pg-checkout demo shop: ${demo.url}
 ${demo.sandboxUrl ? `Gateway: sandbox in-process at ${demo.sandboxUrl} (dashboard on its root page)` : `Gateway: ${config.gateway!.baseUrl} (real gateway from PG_BASE_URL)`}
+Orders: ${demo.database.kind === 'postgres' ? `PostgreSQL at ${demo.database.where} (DATABASE_URL)` : `embedded PGlite in ${demo.database.where} (DATA_DIR; DATABASE_URL for a PostgreSQL)`}
 Back office: ${demo.url}/admin (${demo.adminPasswordGenerated ? `password: ${demo.adminPassword}` : 'password from ADMIN_PASSWORD'})
 
 Cards to try (any future expiry, any CVV, 3-D Secure code 1234):
@@ -25,7 +26,12 @@ const stop = async () => {
   if (stopping) return;
   stopping = true;
   console.log('\nStopping…');
-  await demo.close();
+  try {
+    await demo.close();
+  } catch (err) {
+    console.error(`Stopping failed: ${(err as Error).message}`);
+    process.exit(1);
+  }
   process.exit(0);
 };
 process.on('SIGINT', stop);

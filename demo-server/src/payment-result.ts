@@ -1,6 +1,9 @@
 import type { Request, Response } from 'express';
 import type { GatewayClient } from '@pg-checkout/node';
-import { existingCart, orderReference } from './cart.js';
+import type { ShopperSessions } from './cookies.js';
+import { networkOf, type WindowLimit } from './limits.js';
+import { paymentStatusOf } from './notifications.js';
+import { attemptReference, type Order, type OrderPayment, type OrderStore } from './orders.js';
 
 /** What the result page may tell the shopper, decided by the gateway's records of the order. */
 export type PaymentResult =
@@ -33,42 +36,118 @@ export function resultOf(attempts: readonly Listed[]): PaymentResult {
   return { state: 'not-charged', status };
 }
 
-/** Attempts looked up per order at most; the middleware numbers them `${order}-1`, `-2`, … */
+/**
+ * Gateway lookups one request may cost at most. What they find is recorded, so the next request
+ * starts where this one stopped instead of asking again for attempts already known to have ended.
+ */
+export const MAX_LOOKUPS_PER_REQUEST = 3;
+/** Attempts of one order looked at at most; the middleware numbers them `${order}-1`, `-2`, … */
 const MAX_ATTEMPTS = 20;
 
-/** The gateway's records of the order's attempts, in order, up to the first it does not know. */
-async function attemptsOf(client: GatewayClient, order: string): Promise<Listed[]> {
+/**
+ * The gateway's records of the order's attempts, in order, up to the first it does not know.
+ * Attempts the shop already knows to have ended cost no lookup; `complete` is false when the
+ * request's lookups ran out first.
+ */
+async function attemptsOf(
+  client: GatewayClient,
+  orders: OrderStore,
+  order: Order,
+): Promise<{ attempts: Listed[]; complete: boolean }> {
+  const known = new Map<string, OrderPayment>(
+    (await orders.paymentsOf(order.id)).map((p) => [p.merchantReference, p]),
+  );
   const attempts: Listed[] = [];
+  let lookups = 0;
   for (let n = 1; n <= MAX_ATTEMPTS; n++) {
-    const found = await client.reconcile(`${order}-${n}`);
+    const merchantReference = attemptReference(order, n);
+    const mine = known.get(merchantReference);
+    if (mine?.status === 'failed' && mine.gatewayStatus) {
+      attempts.push({ ...mine, status: mine.gatewayStatus });
+      continue;
+    }
+    if (lookups >= MAX_LOOKUPS_PER_REQUEST) return { attempts, complete: false };
+    lookups += 1;
+    const found = await client.reconcile(merchantReference);
     if (!found.found) break;
-    attempts.push(found.record);
+    const record = found.record;
+    attempts.push(record);
+    if (record.amount > 0) {
+      await orders.recordPayment({
+        reference: record.reference,
+        orderId: order.id,
+        merchantReference,
+        amount: record.amount,
+        currency: record.currency,
+        status: paymentStatusOf(record),
+        gatewayStatus: record.status,
+      });
+    }
   }
-  return attempts;
+  return { attempts, complete: true };
 }
 
 /**
  * GET /api/payment-result: how the shopper's payment ended, for the page the hosted page, redirect
  * and EFT return to. The return URL's outcome is the shopper's to edit, and the sandbox appends no
- * reference to it, so the shop looks the payment up by the shopper's own order (the cart cookie):
- * attempt n of an order has the merchant reference `${order}-n`. A stranger's reference in a URL
- * tells nothing.
+ * reference to it, so the shop looks at the shopper's own order (the session cookie): an order the
+ * shop knows is paid answers from its database; otherwise the gateway is asked for the order's
+ * attempts (`${order}-n`), a few lookups per request and a limited number of requests per network,
+ * and a paid attempt it finds marks the order paid. A stranger's reference in a URL tells nothing.
  */
-export function paymentResultRoute(client: GatewayClient, log: (line: string) => void) {
+export function paymentResultRoute(deps: {
+  client: GatewayClient;
+  orders: OrderStore;
+  sessions: ShopperSessions;
+  /** Requests that may ask the gateway, per client network and overall. */
+  limit: WindowLimit;
+  log: (line: string) => void;
+}) {
+  const { client, orders, sessions, limit, log } = deps;
   return async (req: Request, res: Response): Promise<void> => {
     res.setHeader('Cache-Control', 'no-store');
-    const cart = existingCart(req);
-    if (!cart) {
+    const session = sessions.of(req);
+    const order = session ? await orders.current(session) : undefined;
+    if (!order) {
       res.json({ state: 'not-found' } satisfies PaymentResult);
       return;
     }
-    const order = orderReference(cart.id);
+    if (order.status === 'refunded') {
+      res.json({ state: 'refunded' } satisfies PaymentResult);
+      return;
+    }
+    if (order.paid) {
+      res.json({
+        state: 'paid',
+        amount: order.paid.amount,
+        currency: order.paid.currency,
+      } satisfies PaymentResult);
+      return;
+    }
+    if (!limit.take(networkOf(req.ip ?? req.socket.remoteAddress)).ok) {
+      // The page asks again in a moment; the gateway is not asked past the limit.
+      res.json({ state: 'checking' } satisfies PaymentResult);
+      return;
+    }
     try {
-      res.json(resultOf((await attemptsOf(client, order)).filter((t) => t.amount > 0)));
+      const { attempts, complete } = await attemptsOf(client, orders, order);
+      const result = resultOf(attempts.filter((t) => t.amount > 0));
+      if (result.state === 'paid') {
+        const paid = attempts.find((t) => PAID.has(t.status) && !t.pending) as Listed & {
+          reference: string;
+        };
+        const outcome = await orders.markPaid(order.id, {
+          reference: paid.reference,
+          amount: paid.amount,
+          currency: paid.currency,
+        });
+        if (outcome === 'paid') log(`[shop] ${order.reference} paid by ${paid.reference} (lookup)`);
+      }
+      res.json(complete || result.state === 'paid' ? result : ({ state: 'checking' } as const));
     } catch (err) {
       // The gateway could not be asked: the page keeps saying it is checking.
       log(
-        `[shop] WARN payment result for ${order}: gateway lookup failed (${(err as Error).name})`,
+        `[shop] WARN payment result for ${order.reference}: gateway lookup failed (${(err as Error).name})`,
       );
       res.json({ state: 'checking' } satisfies PaymentResult);
     }

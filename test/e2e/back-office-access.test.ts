@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { adminSession, cookiesOf, csrfIn, type AdminSession } from '../support/admin.js';
+import {
+  adminSession,
+  backOfficePage,
+  cookiesOf,
+  csrfIn,
+  formFields,
+  type AdminSession,
+} from '../support/admin.js';
 import { assertNoCardData } from '../support/card-data.js';
 import { authorizedPayment, sandboxStatus } from '../support/gateway.js';
 import { startShop, type Shop } from '../support/shop.js';
@@ -97,6 +104,50 @@ describe('signing in', () => {
     assert.equal(other.status, 303);
   });
 
+  test('wrong passwords are counted per IPv6 /64, not per address: a new address in the same network is locked out too', async () => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++) {
+      const from = { 'x-forwarded-for': `2001:db8:77:1:${i.toString(16)}::${i}` };
+      statuses.push((await post('/admin/login', { password: `wrong-guess-${i}` }, from)).status);
+    }
+    assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429]);
+    const sameNetwork = await post(
+      '/admin/login',
+      { password: PASSWORD },
+      { 'x-forwarded-for': '2001:db8:77:1:ffff:ffff:ffff:fffe' },
+    );
+    assert.equal(sameNetwork.status, 429, 'any address of the /64 waits');
+    const otherNetwork = await post(
+      '/admin/login',
+      { password: PASSWORD },
+      { 'x-forwarded-for': '2001:db8:77:2::1' },
+    );
+    assert.equal(otherNetwork.status, 303, 'the next /64 signs in');
+  });
+
+  test('no answer of the back office is kept by the browser: Cache-Control no-store', async () => {
+    const answers = [
+      await fetch(`${shop.url}/admin`, { redirect: 'manual' }),
+      await fetch(`${shop.url}/admin/login`),
+      await fetch(`${shop.url}/admin`, { headers: { cookie: admin.cookie } }),
+      await post(
+        '/admin/login',
+        { password: 'wrong-guess-cache' },
+        { 'x-forwarded-for': '203.0.113.90' },
+      ),
+      await post('/admin/payments/SB1/refund', { amount: '1' }),
+      await post(
+        '/admin/payments/SB1/refund',
+        { amount: '1', _csrf: admin.csrf },
+        { cookie: admin.cookie },
+      ),
+    ];
+    for (const res of answers) {
+      assert.equal(res.headers.get('cache-control'), 'no-store', `${res.url} ${res.status}`);
+      await res.arrayBuffer();
+    }
+  });
+
   test('signing out ends the session', async () => {
     const mine = await adminSession(shop);
     const out = await post('/admin/logout', { _csrf: mine.csrf }, { cookie: mine.cookie });
@@ -152,14 +203,17 @@ describe('state-changing posts need the session and its CSRF token', () => {
     const reference = await authorizedPayment(shop, 4_000);
     const executed = await post(
       `/admin/payments/${reference}/execute`,
-      { _csrf: admin.csrf },
+      formFields(await backOfficePage(shop.url, admin), reference, 'execute'),
       { cookie: admin.cookie },
     );
     assert.equal(executed.status, 303);
     assert.equal(await sandboxStatus(shop, reference), 'SETTLED');
     const refunded = await post(
       `/admin/payments/${reference}/refund`,
-      { _csrf: admin.csrf, amount: '10.00', currency: 'ZAR' },
+      {
+        ...formFields(await backOfficePage(shop.url, admin), reference, 'refund'),
+        amount: '10.00',
+      },
       { cookie: admin.cookie },
     );
     assert.equal(refunded.status, 303);
@@ -171,26 +225,48 @@ describe('state-changing posts need the session and its CSRF token', () => {
   });
 });
 
-describe('cookies over https through a trusted proxy are Secure', () => {
+describe('cookies over https through a trusted proxy are Secure, with the __Host- prefix', () => {
   const https = { 'x-forwarded-proto': 'https' };
 
-  test('the cart cookie', async () => {
-    const secure = await fetch(`${shop.url}/api/cart`, { headers: https });
-    assert.match(setCookieLine(secure, 'demo_cart') ?? '', /; Secure/i);
-    const plain = await fetch(`${shop.url}/api/cart`);
+  test("the shopper's session (cart) cookie", async () => {
+    const secure = await fetch(`${shop.url}/`, { headers: https });
+    const line = setCookieLine(secure, '__Host-demo_cart') ?? '';
+    assert.match(line, /; Secure/i);
+    assert.match(line, /; Path=\/(;|$)/i);
+    assert.doesNotMatch(line, /; Domain=/i);
+    assert.equal(setCookieLine(secure, 'demo_cart'), undefined);
+    const plain = await fetch(`${shop.url}/`);
     assert.doesNotMatch(setCookieLine(plain, 'demo_cart') ?? 'missing', /; Secure/i);
+    assert.equal(setCookieLine(plain, '__Host-demo_cart'), undefined);
   });
 
   test('the back-office session cookie', async () => {
     const res = await post('/admin/login', { password: PASSWORD }, https);
     assert.equal(res.status, 303);
-    assert.match(setCookieLine(res, 'demo_admin') ?? '', /; Secure/i);
+    const line = setCookieLine(res, '__Host-demo_admin') ?? '';
+    assert.match(line, /; Secure/i);
+    assert.match(line, /; Path=\/(;|$)/i);
+    assert.match(line, /; HttpOnly/i);
+    assert.match(line, /; SameSite=Strict/i);
+    // The cookie works over https, and only under its prefixed name.
+    const cookie = line.split(';')[0]!;
+    const page = await fetch(`${shop.url}/admin`, {
+      headers: { ...https, cookie },
+      redirect: 'manual',
+    });
+    assert.equal(page.status, 200);
+    const unprefixed = cookie.replace('__Host-', '');
+    const refused = await fetch(`${shop.url}/admin`, {
+      headers: { ...https, cookie: unprefixed },
+      redirect: 'manual',
+    });
+    assert.equal(refused.status, 303, 'an unprefixed cookie over https is no session');
   });
 
   test('TRUST_PROXY=off: the same header from 127.0.0.1 is not believed', async () => {
     const untrusting = await startShop({ ADMIN_PASSWORD: PASSWORD, TRUST_PROXY: 'off' });
     try {
-      const cart = await fetch(`${untrusting.url}/api/cart`, { headers: https });
+      const cart = await fetch(`${untrusting.url}/`, { headers: https });
       assert.ok(cookiesOf(cart).has('demo_cart'));
       assert.doesNotMatch(setCookieLine(cart, 'demo_cart') ?? '', /; Secure/i);
       const login = await fetch(`${untrusting.url}/admin/login`, {

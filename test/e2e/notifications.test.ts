@@ -95,3 +95,27 @@ test('a notification for a reference the gateway never created: 200, logged, nev
     `logged: ${shop.logs.filter((l) => /webhook|notification/i.test(l)).join('\n')}`,
   );
 });
+
+test('forged webhooks, however many, never push a verified one out of the back office', async () => {
+  const reference = await authorizedPayment(shop, 16_000);
+  const genuine = await notify({ reference, amount: 16_000, status: 'AUTHORIZED' });
+  assert.equal(genuine.status, 200);
+  const verified = async () =>
+    (await webhookRows(reference)).filter((r) => r.includes('data-verified="true"'));
+  assert.equal((await verified()).length, 1);
+  for (let i = 0; i < 300; i++) {
+    const forged = await fetch(`${shop.url}/checkout/webhooks/notify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        success: true,
+        amount: 100,
+        currency: 'ZAR',
+        paymentReference: `SBforged${i}`,
+        hash: '0'.repeat(32),
+      }),
+    });
+    assert.ok(forged.status >= 400 && forged.status < 500);
+  }
+  assert.equal((await verified()).length, 1, 'the verified webhook is still listed');
+});

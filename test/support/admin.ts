@@ -53,3 +53,58 @@ export async function adminSession(shop: Shop): Promise<AdminSession> {
   assert.equal(page.status, 200);
   return { cookie, csrf: csrfIn(await page.text()) };
 }
+
+/**
+ * The hidden fields of the back office's form for a payment (`execute` or `refund`) as the page drew
+ * it: the CSRF token, the form's idempotency key, and the currency of a refund.
+ */
+export function formFields(
+  html: string,
+  reference: string,
+  action: 'execute' | 'refund',
+): Record<string, string> {
+  const start = html.indexOf(`action="/admin/payments/${reference}/${action}"`);
+  assert.ok(start >= 0, `the back office draws the ${action} form of ${reference}`);
+  const form = html.slice(start, html.indexOf('</form>', start));
+  const fields: Record<string, string> = {};
+  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    fields[m[1]!] = m[2]!;
+  return fields;
+}
+
+/** Posts a back-office form as the browser would, answering the notice the next page shows. */
+export async function submitForm(
+  shopUrl: string,
+  session: AdminSession,
+  path: string,
+  fields: Record<string, string>,
+): Promise<number> {
+  const res = await fetch(shopUrl + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: session.cookie },
+    body: new URLSearchParams(fields),
+    redirect: 'manual',
+  });
+  return res.status;
+}
+
+/** The back office's page as the signed-in session sees it. */
+export async function backOfficePage(shopUrl: string, session: AdminSession): Promise<string> {
+  const res = await fetch(`${shopUrl}/admin`, { headers: { cookie: session.cookie } });
+  assert.equal(res.status, 200);
+  return res.text();
+}
+
+/** The orders the back office lists: reference, status and total, and how many there are. */
+export function ordersIn(html: string): {
+  count: number;
+  orders: { reference: string; status: string; row: string }[];
+} {
+  const count = Number(/data-order-count="(\d+)"/.exec(html)?.[1] ?? NaN);
+  const orders = [...html.matchAll(/<tr data-order="([^"]+)">([\s\S]*?)<\/tr>/g)].map((m) => ({
+    reference: m[1]!,
+    status: /data-order-status="([^"]+)"/.exec(m[2]!)?.[1] ?? '',
+    row: m[2]!.replace(/\s+/g, ' '),
+  }));
+  return { count, orders };
+}
