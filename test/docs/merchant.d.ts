@@ -17,7 +17,11 @@ declare global {
   const carts: { forSession(req: Request): Promise<Cart | undefined> };
   /** The shop's orders. */
   const orders: {
-    markPaid(orderReference: string, paymentReference: string, amountCents?: number): Promise<void>;
+    /** Records which payment paid the order, with what the gateway charged. */
+    markPaid(
+      orderReference: string,
+      payment: { reference: string; amount: number; currency: string },
+    ): Promise<void>;
     noteFailure(orderReference: string, state: unknown): Promise<void>;
     /** Puts an order whose total changed after it was charged in front of the shop's staff. */
     flagForReview(
