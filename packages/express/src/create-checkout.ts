@@ -46,7 +46,7 @@ export function createCheckout(options: CheckoutOptions): Router {
   return router;
 }
 
-const where = (req: Request) => ({ method: req.method, path: req.path });
+const where = (req: Request) => ({ method: req.method, path: req.path ?? req.url });
 
 function bodyReaders(core: CheckoutCore): Record<BodyKind, RequestHandler[]> {
   return {
@@ -57,19 +57,36 @@ function bodyReaders(core: CheckoutCore): Record<BodyKind, RequestHandler[]> {
   };
 }
 
-/** The request as the core's routes read it; `request` is handed to the merchant's hooks. */
+/**
+ * The request as the core's routes read it; `request` is handed to the merchant's hooks. Only
+ * Node's own request fields and the router's `params` are read, so the router also works mounted
+ * in a plain Connect stack (Vite's dev server, Nuxt's) where Express's request methods are absent.
+ */
 function exchangeOf(req: Request): HttpExchange {
   const ip = typeof req.ip === 'string' && isIP(req.ip) ? req.ip : req.socket.remoteAddress;
-  const host = req.get('host');
+  const host = headerOf(req, 'host');
+  const protocol =
+    typeof req.protocol === 'string'
+      ? req.protocol
+      : (req.socket as { encrypted?: boolean }).encrypted
+        ? 'https'
+        : 'http';
   return {
     request: req,
     method: req.method,
-    params: req.params as Record<string, string>,
-    header: (name) => req.get(name),
+    params: (req.params ?? {}) as Record<string, string>,
+    header: (name) => headerOf(req, name),
     clientAddress: ip,
-    origin: host ? `${req.protocol}://${host}` : undefined,
+    origin: host ? `${protocol}://${host}` : undefined,
     body: req.body,
   };
+}
+
+function headerOf(req: Request, name: string): string | undefined {
+  const key = name.toLowerCase();
+  // Express's req.get('referer') also answers Referrer; keep that.
+  const value = req.headers[key] ?? (key === 'referer' ? req.headers.referrer : undefined);
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** Writes an answer. No ETag: these answers are never cached, and hashing each cost CPU on the hot path. */
