@@ -100,3 +100,27 @@ describe('createCheckout options', () => {
     );
   });
 });
+
+describe('a missing or wrong gateway setting', () => {
+  it('names the setting and the fix', () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [
+        { gateway: undefined },
+        /`gateway` is missing: pass a GatewayClient .* or \{ token, secret, baseUrl \}/,
+      ],
+      [
+        { gateway: { token: 't', secret: 's' } },
+        /missing base URL: `gateway\.baseUrl` is required .*PG_BASE_URL/,
+      ],
+      [
+        { gateway: { secret: 's', baseUrl: 'http://127.0.0.1:1' } },
+        /`gateway\.token` is required .*PG_TOKEN/,
+      ],
+      [
+        { gateway: { token: 't', secret: 's', baseUrl: 'http://127.0.0.1:1/pg/api' } },
+        /`gateway\.baseUrl` must be the host only, without \/pg\/api/,
+      ],
+    ];
+    for (const [patch, message] of cases) assert.throws(build(patch), message);
+  });
+});
