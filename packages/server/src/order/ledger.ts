@@ -48,9 +48,6 @@ export function parseAttemptReference(
   return n >= 1 && n <= MAX_ATTEMPTS ? { order: match[1]!, n } : undefined;
 }
 
-/** The ledger status a lookup record means. */
-export const statusOfRecord = (record: LookupRecord): AttemptStatus => observed(record.status);
-
 /** Applies one of our own moves ({@link ATTEMPT_TRANSITIONS}); `never_created` frees the number. */
 export function move(ledger: Ledger, n: number, event: AttemptEvent): void {
   const attempt = ledger.attempts[n];
@@ -72,7 +69,7 @@ export function observe(attempt: LedgerAttempt, record: LookupRecord): void {
  * never reached the gateway is dropped from the ledger, so its number is used again and a late
  * arrival of the first create is refused by the gateway as a duplicate instead of charged twice.
  */
-export function nextAttempt(ledger: Ledger): number {
+function nextAttempt(ledger: Ledger): number {
   let n = 1;
   while (ledger.attempts[n]) n += 1;
   if (n > MAX_ATTEMPTS)

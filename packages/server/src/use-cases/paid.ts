@@ -25,7 +25,7 @@ const money = ({ amount, currency }: { amount: number; currency: string }) =>
   `${(amount / 100).toFixed(2)} ${currency}`;
 
 /** The order asks for another amount than the one charged: never "approved", never charged again. */
-export const orderChangedState = (
+const orderChangedState = (
   reference: string,
   charged: { amount: number; currency: string },
 ): PaymentState => ({
@@ -49,7 +49,7 @@ export interface Charge {
  * what was charged, else `order_changed`, and the merchant's `onOrderChanged` once per payment and
  * order amount.
  */
-export async function answerForCharge(
+async function answerForCharge(
   ctx: Context,
   order: CheckoutOrder,
   charge: Charge,

@@ -29,7 +29,7 @@ const timedOut = (message: string): PaymentState => ({
   message,
   code: 'gateway_timeout',
 });
-export const TIMEOUT_STATE = timedOut(
+const TIMEOUT_STATE = timedOut(
   'The payment service did not answer in time. Please wait a moment before trying again; you will not be charged twice.',
 );
 
