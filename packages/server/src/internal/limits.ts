@@ -92,13 +92,15 @@ function limited(ctx: Context, limits: Limits, kind: LimitKind, bucket: string, 
  * Fixed-window limits of one request: under the instance's ceiling for its kind, then per client
  * (and per shopper for payment starts), counted in the store so every instance shares them.
  * Throws 429 past any of them, 503 when the store cannot count; only a request that passed them
- * all keeps its place under the ceiling.
+ * all (and `alsoCheck`) keeps its place under the ceiling.
  */
 export async function enforceLimits(
   ctx: Context,
   caller: Caller,
   kind: LimitKind,
   shopperId?: string,
+  /** One more limit of the route (the card-tester stop); a refusal there gives the place back too. */
+  alsoCheck?: () => Promise<void>,
 ): Promise<void> {
   const limits = ctx.rateLimit;
   if (!limits) return;
@@ -120,6 +122,7 @@ export async function enforceLimits(
       }
       if (count > limit) throw limited(ctx, limits, kind, bucket.split(':')[0]!, window);
     }
+    await alsoCheck?.();
   } catch (error) {
     release();
     throw error;
