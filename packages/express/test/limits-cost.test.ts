@@ -151,3 +151,45 @@ describe('the bank’s posts are limited before any gateway call', () => {
     }
   });
 });
+
+describe('GET /order costs at most one gateway lookup per read', () => {
+  it('a cart with 10 open redirect attempts: each read asks about one, and a paid one is found in turn', async () => {
+    const app = await startApp({
+      methods: ['card', 'eft'],
+      redirectUrls: {
+        success: 'https://shop.test/ok',
+        cancel: 'https://shop.test/cancel',
+        error: 'https://shop.test/error',
+      },
+    });
+    try {
+      const cart = { headers: { 'x-test-order': 'cart-70' } };
+      const references: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const eft = await app.call('POST', '/eft', {}, cart);
+        assert.equal(eft.status, 200, JSON.stringify(eft.body));
+        references.push(eft.body.reference);
+      }
+      const lookups = () => app.gateway.calls.filter((c) => /lookup|reconcile/i.test(c)).length;
+      for (let i = 0; i < 12; i++) {
+        const before = lookups();
+        const read = await app.call('GET', '/order', undefined, cart);
+        assert.equal(read.body.status, 'in_progress');
+        assert.ok(lookups() - before <= 1, `read ${i + 1}: ${lookups() - before} lookups`);
+      }
+      // The shopper paid on the bank's page of the third attempt: each read asks about another one.
+      app.gateway.txns.get(references[2]!)!.status = 'SETTLED';
+      let paidAt = 0;
+      for (let i = 1; i <= 10 && !paidAt; i++) {
+        const before = lookups();
+        const read = await app.call('GET', '/order', undefined, cart);
+        assert.ok(lookups() - before <= 1);
+        if (read.body.status === 'paid') paidAt = i;
+        else assert.equal(read.body.status, 'in_progress');
+      }
+      assert.ok(paidAt >= 1 && paidAt <= 10, 'the paid attempt is found within one round');
+    } finally {
+      await app.close();
+    }
+  });
+});
