@@ -14,8 +14,9 @@ type Scope = CardTestingEvent['scope'];
 
 /** The store counter of each scope this payment has, with that scope's limit, in this window. */
 function counters(ctx: Context, scopes: DeclineScopes) {
-  const limits = ctx.rateLimit && ctx.rateLimit.declines;
-  if (!ctx.rateLimit || !limits) return undefined;
+  const rate = ctx.rateLimit;
+  const limits = rate ? rate.declines : false;
+  if (!rate || !limits) return undefined;
   const window = Math.floor(ctx.now() / limits.windowMs);
   const list: { scope: Scope; key: string; limit: number }[] = [
     { scope: 'order', key: `dl:o:${scopes.order}:${window}`, limit: limits.perOrder },
@@ -29,7 +30,7 @@ function counters(ctx: Context, scopes: DeclineScopes) {
   if (scopes.clientIp)
     list.push({
       scope: 'client',
-      key: `dl:ip:${clientKey(scopes.clientIp, ctx.rateLimit.ipv6Prefix)}:${window}`,
+      key: `dl:ip:${clientKey(scopes.clientIp, rate.ipv6Prefix)}:${window}`,
       limit: limits.perIp,
     });
   const retryAfter = Math.max(1, Math.ceil(((window + 1) * limits.windowMs - ctx.now()) / 1000));
@@ -38,8 +39,9 @@ function counters(ctx: Context, scopes: DeclineScopes) {
 
 /**
  * Refuses a card payment (429 `too_many_declines`) when its order, shopper or client already had
- * as many declines as allowed in this window: before any per-client count, the ceiling or the
- * gateway, so a stopped card tester costs nobody else. 503 when the store cannot say.
+ * as many declines as allowed in this window: before the gateway, and (run as `enforceLimits`'
+ * last check) not counted toward the ceiling, so a stopped card tester costs nobody else. 503 when
+ * the store cannot say.
  */
 export async function refuseCardTester(ctx: Context, scopes: DeclineScopes): Promise<void> {
   const found = counters(ctx, scopes);
