@@ -1,7 +1,9 @@
 export { createCheckout } from './create-checkout.js';
 export type { CheckoutOptions } from './options.js';
 export type {
+  CardTestingEvent,
   CheckoutOrder,
+  DeclineLimitOptions,
   GatewayCredentials,
   OrderChangedEvent,
   PaymentEvent,

@@ -9,6 +9,7 @@ export type CheckoutErrorCode =
   | 'card_declined'
   | 'authentication_failed'
   | 'rate_limited'
+  | 'too_many_declines'
   | 'forbidden_origin'
   | 'not_found'
   | 'conflict'

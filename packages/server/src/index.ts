@@ -1,7 +1,9 @@
 export { createCheckoutCore, type CheckoutCore } from './core.js';
 export type {
+  CardTestingEvent,
   CheckoutOptions,
   CheckoutOrder,
+  DeclineLimitOptions,
   GatewayCredentials,
   OrderChangedEvent,
   PaymentEvent,

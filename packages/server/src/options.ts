@@ -93,6 +93,36 @@ export interface RateLimitOptions {
   reads?: number;
   /** IPv6 clients are counted by this network prefix (one home line has a /64). Default `64`. */
   ipv6Prefix?: number;
+  /**
+   * The card-tester stop: cards the gateway refused, counted per order, per signed-in shopper and
+   * per client over `windowMs`; a scope at its limit gets 429 `too_many_declines` on card payments,
+   * and `onSuspectedCardTesting` runs. `false` turns it off. Defaults in {@link DeclineLimitOptions}.
+   */
+  declines?: false | DeclineLimitOptions;
+}
+
+/** Declined cards allowed per scope and window before card payments are refused; see `rateLimit.declines`. */
+export interface DeclineLimitOptions {
+  /** Declines per order (the merchant's order reference). Default `10`. */
+  perOrder?: number;
+  /** Declines per shopper `savedCards.shopperId` identified. Default `10`. */
+  perShopper?: number;
+  /** Declines per client (IPv6 by its `ipv6Prefix` network); several shoppers may share one address. Default `30`. */
+  perIp?: number;
+  /** Length of a counting window. Default `3_600_000` (one hour). */
+  windowMs?: number;
+}
+
+/** A scope that reached its decline limit: handed to `onSuspectedCardTesting`. Counts only, no card data. */
+export interface CardTestingEvent {
+  /** What reached its limit: one order, one signed-in shopper, or one client (address or IPv6 network). */
+  scope: 'order' | 'shopper' | 'client';
+  /** The merchant's order reference of the decline that reached the limit. */
+  orderReference: string;
+  /** Declines counted in this scope's window (its limit). */
+  declines: number;
+  /** The window they were counted over. */
+  windowMs: number;
 }
 
 /**
@@ -144,6 +174,12 @@ export interface CheckoutOptions<Req = unknown> {
    * difference as a new order). Runs once per payment and order amount.
    */
   onOrderChanged?: (event: OrderChangedEvent) => void | Promise<void>;
+  /**
+   * A card tester suspected: an order, shopper or client reached its decline limit
+   * (`rateLimit.declines`); its card payments are refused until the window ends. Runs once per
+   * scope and window, not awaited by the shopper's request; counts only, never card data.
+   */
+  onSuspectedCardTesting?: (event: CardTestingEvent) => void | Promise<void>;
   /** A verified, de-duplicated webhook. Throwing makes the route answer 5xx so the gateway retries. */
   onWebhook?: (event: WebhookEvent) => void | Promise<void>;
   /** Where log lines go; card data is redacted first. Default: warnings and errors to stderr. */

@@ -57,6 +57,8 @@ export const af: Messages = {
   networkError:
     'Ons kon nie die betaaldiens bereik nie. Kontroleer jou verbinding en probeer weer.',
   rateLimited: 'Te veel pogings. Wag ’n oomblik en probeer weer.',
+  tooManyDeclines:
+    'Te veel kaarte is geweier. Probeer later weer of kies ’n ander manier om te betaal.',
   unavailable: 'Die betaaldiens is nou nie beskikbaar nie. Probeer asseblief binnekort weer.',
   notFound: 'Ons kon nie hierdie betaling vind nie. Probeer asseblief weer.',
   alreadyPaid: 'Hierdie bestelling is reeds betaal.',

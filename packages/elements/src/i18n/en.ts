@@ -54,6 +54,8 @@ export const en: Messages = {
   authenticationTimeout: 'The bank check took too long. No payment was made; please try again.',
   networkError: 'We could not reach the payment service. Check your connection and try again.',
   rateLimited: 'Too many attempts. Wait a moment and try again.',
+  tooManyDeclines:
+    'Too many cards were declined. Please try again later or choose another way to pay.',
   unavailable: 'The payment service is not available right now. Please try again shortly.',
   notFound: 'We could not find this payment. Please try again.',
   alreadyPaid: 'This order has already been paid.',

@@ -53,6 +53,7 @@ export interface Messages {
   authenticationTimeout: string;
   networkError: string;
   rateLimited: string;
+  tooManyDeclines: string;
   unavailable: string;
   notFound: string;
   alreadyPaid: string;

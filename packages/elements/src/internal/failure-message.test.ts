@@ -11,6 +11,7 @@ const middlewareCodes = [
   'card_declined',
   'authentication_failed',
   'rate_limited',
+  'too_many_declines',
   'forbidden_origin',
   'not_found',
   'gateway_unavailable',
@@ -73,6 +74,7 @@ describe('shopperMessage', () => {
     expect(shopperMessage(failed('not_found'), t)).to.equal(en.notFound);
     expect(shopperMessage(failed('already_paid'), t)).to.equal(en.alreadyPaid);
     expect(shopperMessage(failed('conflict'), t)).to.equal(en.paymentInProgress);
+    expect(shopperMessage(failed('too_many_declines'), t)).to.equal(en.tooManyDeclines);
     expect(shopperMessage(failed('http_503'), t)).to.equal(en.unavailable);
     expect(shopperMessage(failed('something_new'), t)).to.equal(en.failed);
     expect(shopperMessage(failed('toString'), t)).to.equal(en.failed);

@@ -11,6 +11,7 @@ export const messageByCode: Readonly<Record<string, MessageKey>> = {
   network_error: 'networkError',
   bad_response: 'unavailable',
   rate_limited: 'rateLimited',
+  too_many_declines: 'tooManyDeclines',
   gateway_unavailable: 'unavailable',
   gateway_timeout: 'unavailable',
   store_unavailable: 'unavailable',

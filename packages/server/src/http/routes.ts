@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import { takeBankTurn, type PostEnd } from '../internal/bank-limits.js';
 import type { Context } from '../internal/context.js';
 import { callerOf } from '../internal/caller.js';
 import { completionPage, methodPageCsp, type CompletionKind } from '../internal/html.js';
@@ -47,7 +49,10 @@ const field = (body: unknown, name: string): string | undefined => {
     : undefined;
 };
 
-/** The bank's post on the v2 callbackUrl (`cres`) or the v1 TermUrl (`PaRes`): always a page. */
+/**
+ * The bank's post on the v2 callbackUrl (`cres`) or the v1 TermUrl (`PaRes`): always a page. Its
+ * turn (per session and client, per client) is taken before anything reaches the gateway.
+ */
 const completion =
   (version: 1 | 2): Route['run'] =>
   async (ex, ctx) => {
@@ -59,6 +64,13 @@ const completion =
       ctx.logger.warn('3-D Secure post without a proof', { version });
       return pageAnswer(400, 'rejected');
     }
+    const address = ex.clientAddress && isIP(ex.clientAddress) ? ex.clientAddress : undefined;
+    const turn = await takeBankTurn(ctx, attempt, address);
+    if (!turn.granted) {
+      const page = pageAnswer(429, 'busy');
+      return { ...page, headers: { ...page.headers, 'Retry-After': String(turn.retryAfterS) } };
+    }
+    let end: PostEnd = 'ended';
     try {
       const result = await confirmProof(ctx, {
         ...attempt,
@@ -66,13 +78,18 @@ const completion =
         proof,
         ...(binding !== undefined ? { binding } : {}),
       });
-      if (result.kind === 'rejected') return pageAnswer(400, 'rejected', result);
+      if (result.kind === 'rejected') {
+        end = 'refused';
+        return pageAnswer(400, 'rejected', result);
+      }
       return pageAnswer(200, result.kind === 'waiting' ? 'checking' : 'done', result);
     } catch (error) {
       ctx.logger.error('3-D Secure completion failed; the shopper sees the result by polling', {
         error,
       });
       return pageAnswer(503, 'unavailable');
+    } finally {
+      await turn.finish(end);
     }
   };
 

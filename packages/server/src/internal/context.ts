@@ -17,6 +17,8 @@ export interface Limits {
   /** Per instance and window: payment starts, saved-card changes, reads. */
   ceiling: { pay: number; cards: number; read: number };
   ipv6Prefix: number;
+  /** Declined cards per scope and window before card payments are refused; `false`: off. */
+  declines: false | { perOrder: number; perShopper: number; perIp: number; windowMs: number };
 }
 
 /**
@@ -97,6 +99,15 @@ export function createContext(
             read: ceiling * 5,
           },
           ipv6Prefix: limits.ipv6Prefix ?? 64,
+          declines:
+            limits.declines === false
+              ? false
+              : {
+                  perOrder: limits.declines?.perOrder ?? 10,
+                  perShopper: limits.declines?.perShopper ?? 10,
+                  perIp: limits.declines?.perIp ?? 30,
+                  windowMs: limits.declines?.windowMs ?? 3_600_000,
+                },
         }
       : false,
     said: new Set(),

@@ -43,7 +43,7 @@ function jsString(value: string): string {
     .replace(/&/g, '\\u0026');
 }
 
-export type CompletionKind = 'done' | 'checking' | 'rejected' | 'unknown' | 'unavailable';
+export type CompletionKind = 'done' | 'checking' | 'rejected' | 'unknown' | 'unavailable' | 'busy';
 
 const COMPLETION_TEXT: Record<CompletionKind, string> = {
   done: 'Thank you. Your bank has answered; the checkout is showing the result.',
@@ -54,6 +54,7 @@ const COMPLETION_TEXT: Record<CompletionKind, string> = {
   unknown: 'This verification link is not valid or has expired. Please return to the checkout.',
   unavailable:
     'We are checking your payment with your bank. The checkout will show the result in a moment; please do not pay again.',
+  busy: 'Please wait a moment. The checkout will show the result of your payment; please do not pay again.',
 };
 
 /**

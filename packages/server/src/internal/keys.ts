@@ -6,7 +6,12 @@ const tag = (kind: string, id: string) => `{${kind}:${encodeURIComponent(id)}}`;
 
 export const orderKeys = (order: string) => {
   const t = tag('o', order);
-  return { lock: `${t}:lock`, ledger: `${t}:ledger` };
+  return {
+    lock: `${t}:lock`,
+    ledger: `${t}:ledger`,
+    /** A client's turn to post a bank's proof for attempt `n` (see bank-limits.ts). */
+    bankTurn: (n: number, client: string) => `${t}:bank:${n}:${encodeURIComponent(client)}`,
+  };
 };
 
 export const paymentKeys = (reference: string) => {

@@ -43,15 +43,29 @@ function expandIPv6(ip: string): number[] {
 /** The per-instance ceiling: counted in process, so a limit costs no store round trip more. */
 const ceilings = new WeakMap<Context, Map<string, number>>();
 
-function overCeiling(ctx: Context, limits: Limits, kind: LimitKind, window: number): boolean {
+/**
+ * Takes a place under the instance's ceiling for one request, or `undefined` when it is full.
+ * The place is given back with the returned function when another limit refuses the request:
+ * the ceiling counts only work that may reach the gateway, so refused floods cost nobody else.
+ */
+function takeCeiling(
+  ctx: Context,
+  limits: Limits,
+  kind: LimitKind,
+  window: number,
+): (() => void) | undefined {
   let counts = ceilings.get(ctx);
   if (!counts) ceilings.set(ctx, (counts = new Map()));
   const key = `${kind}:${window}`;
-  const count = (counts.get(key) ?? 0) + 1;
-  if (count === 1)
+  const count = counts.get(key) ?? 0;
+  if (count === 0)
     for (const old of counts.keys()) if (!old.endsWith(`:${window}`)) counts.delete(old);
-  counts.set(key, count);
-  return count > limits.ceiling[kind];
+  if (count >= limits.ceiling[kind]) return undefined;
+  counts.set(key, count + 1);
+  return () => {
+    const now = counts.get(key);
+    if (now) counts.set(key, now - 1);
+  };
 }
 
 const LOGGED: Record<LimitKind, string> = {
@@ -77,30 +91,40 @@ function limited(ctx: Context, limits: Limits, kind: LimitKind, bucket: string, 
 /**
  * Fixed-window limits of one request: under the instance's ceiling for its kind, then per client
  * (and per shopper for payment starts), counted in the store so every instance shares them.
- * Throws 429 past any of them, 503 when the store cannot count.
+ * Throws 429 past any of them, 503 when the store cannot count; only a request that passed them
+ * all (and `alsoCheck`) keeps its place under the ceiling.
  */
 export async function enforceLimits(
   ctx: Context,
   caller: Caller,
   kind: LimitKind,
   shopperId?: string,
+  /** One more limit of the route (the card-tester stop); a refusal there gives the place back too. */
+  alsoCheck?: () => Promise<void>,
 ): Promise<void> {
   const limits = ctx.rateLimit;
   if (!limits) return;
   const window = Math.floor(ctx.now() / limits.windowMs);
-  if (overCeiling(ctx, limits, kind, window)) throw limited(ctx, limits, kind, 'instance', window);
+  const release = takeCeiling(ctx, limits, kind, window);
+  if (!release) throw limited(ctx, limits, kind, 'instance', window);
   const client = clientKey(caller.clientIp, limits.ipv6Prefix);
   const perClient = kind === 'read' ? limits.reads : limits.perIp;
   const buckets: [string, number][] = [[`${kind === 'pay' ? 'ip' : kind}:${client}`, perClient]];
   if (shopperId && kind !== 'read')
     buckets.push([`shopper${kind === 'pay' ? '' : `-${kind}`}:${shopperId}`, limits.perShopper]);
-  for (const [bucket, limit] of buckets) {
-    let count: number;
-    try {
-      count = await ctx.store.increment(`rl:${bucket}:${window}`, limits.windowMs);
-    } catch (error) {
-      throw storeUnavailable(ctx.logger, error);
+  try {
+    for (const [bucket, limit] of buckets) {
+      let count: number;
+      try {
+        count = await ctx.store.increment(`rl:${bucket}:${window}`, limits.windowMs);
+      } catch (error) {
+        throw storeUnavailable(ctx.logger, error);
+      }
+      if (count > limit) throw limited(ctx, limits, kind, bucket.split(':')[0]!, window);
     }
-    if (count > limit) throw limited(ctx, limits, kind, bucket.split(':')[0]!, window);
+    await alsoCheck?.();
+  } catch (error) {
+    release();
+    throw error;
   }
 }

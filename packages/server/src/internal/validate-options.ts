@@ -19,6 +19,7 @@ const KNOWN_KEYS = [
   'onPaymentFailed',
   'onPaymentPending',
   'onOrderChanged',
+  'onSuspectedCardTesting',
   'onWebhook',
   'logger',
   'environment',
@@ -100,6 +101,13 @@ const clientSchema = z.looseObject({
   reconcile: fn,
 });
 
+const declinesSchema = z.strictObject({
+  perOrder: z.number().int().positive().optional(),
+  perShopper: z.number().int().positive().optional(),
+  perIp: z.number().int().positive().optional(),
+  windowMs: z.number().int().min(60_000).optional(),
+});
+
 const schema = z.strictObject({
   gateway: z.union([credentialsSchema, clientSchema], {
     error: 'gateway must be a GatewayClient or { token, secret, baseUrl? }',
@@ -133,6 +141,7 @@ const schema = z.strictObject({
         global: z.number().int().positive().optional(),
         reads: z.number().int().positive().optional(),
         ipv6Prefix: z.number().int().min(1).max(128).optional(),
+        declines: z.union([z.literal(false), declinesSchema]).optional(),
       }),
     ])
     .optional(),
@@ -149,6 +158,7 @@ const schema = z.strictObject({
   onPaymentFailed: fn.optional(),
   onPaymentPending: fn.optional(),
   onOrderChanged: fn.optional(),
+  onSuspectedCardTesting: fn.optional(),
   onWebhook: fn.optional(),
   logger: z
     .looseObject(
@@ -198,6 +208,43 @@ function checkGateway(name: string, gateway: unknown): void {
   }
 }
 
+const DECLINE_KEYS = ['perOrder', 'perShopper', 'perIp', 'windowMs'];
+// Names of the same idea in other libraries' card-testing settings.
+const DECLINE_ALIASES: Record<string, string> = {
+  maxDeclines: 'perOrder',
+  max: 'perOrder',
+  perClient: 'perIp',
+  window: 'windowMs',
+};
+
+/** Names the wrong `rateLimit.declines` setting and what it takes. */
+function checkDeclines(name: string, rateLimit: unknown): void {
+  if (!rateLimit || typeof rateLimit !== 'object' || !('declines' in rateLimit)) return;
+  const declines = (rateLimit as { declines: unknown }).declines;
+  if (declines === undefined || declines === false) return;
+  if (!declines || typeof declines !== 'object' || Array.isArray(declines))
+    throw new TypeError(
+      `${name}: \`rateLimit.declines\` must be false (off) or { perOrder?, perShopper?, perIp?, windowMs? } (declined cards allowed per scope and window), got ${JSON.stringify(declines)}`,
+    );
+  for (const [key, value] of Object.entries(declines)) {
+    if (!DECLINE_KEYS.includes(key)) {
+      const alias = DECLINE_ALIASES[key];
+      if (alias)
+        throw new TypeError(
+          `${name}: unknown option \`rateLimit.declines.${key}\`, did you mean \`rateLimit.declines.${alias}\`?`,
+        );
+      throw unknownKeyError(name, 'rateLimit.declines.', key, DECLINE_KEYS);
+    }
+    const least = key === 'windowMs' ? 60_000 : 1;
+    if (value !== undefined && (!Number.isInteger(value) || (value as number) < least))
+      throw new TypeError(
+        key === 'windowMs'
+          ? `${name}: \`rateLimit.declines.windowMs\` must be a whole number of milliseconds, at least 60_000 (default 3_600_000, one hour), got ${String(value)}`
+          : `${name}: \`rateLimit.declines.${key}\` must be a whole number of declines, at least 1 (to turn the stop off: rateLimit.declines: false), got ${String(value)}`,
+      );
+  }
+}
+
 /** Checks the options once, at setup, and throws a TypeError that says exactly what is wrong. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function validateOptions(options: unknown, name = 'createCheckout'): CheckoutOptions<any> {
@@ -208,6 +255,7 @@ export function validateOptions(options: unknown, name = 'createCheckout'): Chec
       throw unknownKeyError(name, '', key, KNOWN_KEYS);
   }
   checkGateway(name, (options as { gateway?: unknown }).gateway);
+  checkDeclines(name, (options as { rateLimit?: unknown }).rateLimit);
   const parsed = schema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

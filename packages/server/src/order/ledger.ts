@@ -28,6 +28,8 @@ export interface LedgerAttempt {
   currency?: string;
   /** When its create was sent (ms since the epoch); 0 when read back from the gateway. */
   openedAt: number;
+  /** When a budgeted read last asked the gateway about it (see {@link refreshAttempts}). */
+  checkedAt?: number;
 }
 
 /** The most attempts one order may have; a shop that needs more has a bug or an attacker. */
@@ -255,21 +257,50 @@ function retryFinish(
   }, delay).unref();
 }
 
+const undecided = (attempt: LedgerAttempt) =>
+  attempt.status !== 'paid' && attempt.status !== 'failed';
+
+/**
+ * The attempts a read with a budget of `budget` lookups asks about: unanswered creates first,
+ * then the attempt asked about longest ago (never asked: the newest first), so a cart with many
+ * open attempts costs one lookup per read and every attempt's turn comes.
+ */
+function chosen(entries: [string, LedgerAttempt][], budget: number): Set<string> {
+  const rank = ([key, a]: [string, LedgerAttempt]) =>
+    [a.status === 'unknown' ? 0 : 1, a.checkedAt ?? -1, -Number(key)] as const;
+  const sorted = [...entries].sort((x, y) => {
+    const [a, b] = [rank(x), rank(y)];
+    return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+  });
+  return new Set(sorted.slice(0, budget).map(([key]) => key));
+}
+
 /**
  * Asks the gateway about every attempt of the order whose outcome the ledger does not know for
- * sure (`unknown`, `open`), except `skip`. Returns `'wait'` while an unanswered create may still
- * be processed (within `reconcileGraceMs`): nothing new may be sent for the order then.
+ * sure (`unknown`, `open`), except `skip`, or, with `budget`, about that many of them (reads: the
+ * others keep what the ledger says, which is never "open"). Returns `'wait'` while an unanswered
+ * create may still be processed (within `reconcileGraceMs`) or was not asked about: nothing new
+ * may be sent for the order then.
  */
 export async function refreshAttempts(
   ctx: Context,
   order: string,
   ledger: Ledger,
   skip?: number,
+  { budget }: { budget?: number } = {},
 ): Promise<'ok' | 'wait'> {
   let wait = false;
-  for (const [key, attempt] of Object.entries(ledger.attempts)) {
+  const open = Object.entries(ledger.attempts).filter(
+    ([key, attempt]) => Number(key) !== skip && undecided(attempt),
+  );
+  const asked = budget === undefined ? undefined : chosen(open, budget);
+  for (const [key, attempt] of open) {
     const n = Number(key);
-    if (n === skip || attempt.status === 'paid' || attempt.status === 'failed') continue;
+    if (asked && !asked.has(key)) {
+      if (attempt.status === 'unknown') wait = true;
+      continue;
+    }
+    if (asked) attempt.checkedAt = ctx.now();
     let result;
     try {
       result = await (await ctx.gateway()).reconcile(attemptReference(order, n));

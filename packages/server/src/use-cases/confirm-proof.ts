@@ -1,4 +1,5 @@
 import type { PaymentState } from '../payment-state.js';
+import { noteDecline } from '../internal/card-testing.js';
 import type { Context } from '../internal/context.js';
 import { classifyGatewayError, type GatewayFailure } from '../internal/gateway-errors.js';
 import { paymentKeys } from '../internal/keys.js';
@@ -131,6 +132,8 @@ export async function confirmProof(ctx: Context, post: ProofPost): Promise<Proof
         return { kind: 'waiting', reference, ...(pageOrigin ? { pageOrigin } : {}) };
       }
       move(ledger, post.n, eventOf(outcome.state));
+      if (outcome.state.status === 'declined')
+        await noteDecline(ctx, { order: post.order, shopperId: rest.shopperId });
       await settle(ctx, { ...rest, state: outcome.state });
       return {
         kind: 'done',

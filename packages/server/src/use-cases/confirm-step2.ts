@@ -3,6 +3,7 @@ import type { PaymentState } from '../payment-state.js';
 import type { Caller } from '../internal/caller.js';
 import type { Context } from '../internal/context.js';
 import { classifyGatewayError } from '../internal/gateway-errors.js';
+import { noteDecline } from '../internal/card-testing.js';
 import { enforceLimits } from '../internal/limits.js';
 import { alreadyPaidState, stateFromFailure, stateFromOutcome } from '../internal/outcomes.js';
 import { loadPayment, loadPaymentSafely, type PaymentRecord } from '../internal/records.js';
@@ -94,7 +95,14 @@ export async function confirmStep2(
         await settle(ctx, { ...current, state });
         return state;
       }
-      return sendStep2(ctx, current, ledger, attemptOf.n, threeDS as Required<typeof threeDS>);
+      return sendStep2(
+        ctx,
+        current,
+        ledger,
+        attemptOf.n,
+        threeDS as Required<typeof threeDS>,
+        caller.clientIp,
+      );
     },
     { waitMs: 10_000 },
   );
@@ -120,6 +128,7 @@ async function sendStep2(
   ledger: Ledger,
   n: number,
   threeDS: NonNullable<PaymentRecord['threeDS']>,
+  clientIp: string,
 ): Promise<PaymentState> {
   const { reference } = record;
   const gateway = await ctx.gateway();
@@ -150,6 +159,8 @@ async function sendStep2(
     if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
       const state = stateFromFailure(failure, reference);
       move(ledger, n, 'refused');
+      const { orderReference: order, shopperId } = record;
+      await noteDecline(ctx, { order, shopperId, clientIp });
       await settle(ctx, { ...record, state });
       return state;
     }

@@ -5,6 +5,7 @@ import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
 import type { Caller } from '../internal/caller.js';
 import type { Context } from '../internal/context.js';
 import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js';
+import { noteDecline, refuseCardTester } from '../internal/card-testing.js';
 import { enforceLimits } from '../internal/limits.js';
 import { maskPan } from '../internal/mask.js';
 import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../internal/outcomes.js';
@@ -69,7 +70,10 @@ export async function payByCard(
   if (!ctx.methods.includes('card'))
     throw new CheckoutError(404, 'method_not_enabled', 'Card payments are not offered here.');
   const shopperId = await caller.shopperId();
-  await enforceLimits(ctx, caller, 'pay', shopperId);
+  const { clientIp } = caller;
+  await enforceLimits(ctx, caller, 'pay', shopperId, async () =>
+    refuseCardTester(ctx, { order: (await caller.order()).reference, shopperId, clientIp }),
+  );
   const order = await caller.order();
   if ('token' in cmd.card) {
     try {
@@ -160,6 +164,7 @@ async function sendCreate(
         typeof reference === 'string' ? reference : undefined,
       );
       move(ledger, n, 'refused');
+      await noteDecline(ctx, { order: order.reference, shopperId, clientIp });
       if (state.reference) {
         attempt.reference = state.reference;
         await settle(ctx, { ...base, reference: state.reference, state }, { cache: false });

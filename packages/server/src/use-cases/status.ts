@@ -99,7 +99,11 @@ export async function orderStatus(caller: Caller, ctx: Context): Promise<OrderSt
   const order = await caller.order();
   try {
     return await withOrder(ctx, order.reference, async ({ ledger }) => {
-      if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') return CHECKING;
+      // One lookup per read: a cart with many open attempts must not make a read cost many.
+      const refreshed = await refreshAttempts(ctx, order.reference, ledger, undefined, {
+        budget: 1,
+      });
+      if (refreshed === 'wait') return CHECKING;
       const status = orderStatusOf(Object.values(ledger.attempts).map((a) => a.status));
       if (status === 'open') return { success: true, status };
       if (status === 'checking') return CHECKING;
