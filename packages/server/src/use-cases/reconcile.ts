@@ -199,8 +199,8 @@ async function sweepGatewayList(
       toDate: iso(window.until),
     });
   } catch (error) {
-    if (classifyGatewayError(error).kind === 'not_gateway') throw error;
-    ctx.logger.warn('reconcile: the gateway’s list could not be read', { error });
+    const level = classifyGatewayError(error).kind === 'not_gateway' ? 'error' : 'warn';
+    ctx.logger[level]('reconcile: the gateway’s list could not be read', { error });
     summary.failed++;
     return;
   }
