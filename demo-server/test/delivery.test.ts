@@ -88,7 +88,7 @@ describe('the orders database down while a payment is approved', { skip }, () =>
     );
     assert.equal(status.body.status, 'approved', 'the shopper is told the gateway’s answer');
     assert.ok(
-      logs.some((line) => line.includes('merchant hook threw')),
+      logs.some((line) => /hook threw/.test(line)),
       'the hook ran during the outage and failed',
     );
     postgres.resume();
