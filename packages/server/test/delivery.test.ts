@@ -20,6 +20,7 @@ import {
   type PaymentEvent,
 } from '../src/index.js';
 import { completeChallenge, runMethodStep } from './helpers/bank.js';
+import { FlakyStore } from './helpers/flaky-store.js';
 
 type Handler = CheckoutHandler & CheckoutSweep;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -198,6 +199,29 @@ describe('a hook that throws is called again until it resolves', () => {
       const calls = book.callsFor(reference);
       await sleep(2_500);
       assert.equal(book.callsFor(reference), calls, 'never called after it resolved');
+    } finally {
+      handler.close();
+    }
+  });
+});
+
+describe('what a hook is told', () => {
+  it('a charge whose record the store lost during the challenge: the gateway’s amount, never 0', async () => {
+    const book = new OrderBook();
+    const store = new FlakyStore();
+    const handler = instance(book, store);
+    current = handler;
+    try {
+      const headers = { 'x-order': `wiped-${process.pid}-${++orders}` };
+      const created = await post('/payments', card('4000000000003055'), headers);
+      assert.equal(created.body.threeDS?.step, 'challenge', JSON.stringify(created.body));
+      store.wipe();
+      const page = await completeChallenge(created.body.threeDS, '1234');
+      assert.equal(page.status, 200);
+      const reference = created.body.reference as string;
+      await until('handed over', () => book.paid.has(reference));
+      assert.equal(book.paid.get(reference)!.amount, 14_900);
+      assert.equal(book.paid.get(reference)!.currency, 'ZAR');
     } finally {
       handler.close();
     }
