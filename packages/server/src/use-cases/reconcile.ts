@@ -180,6 +180,53 @@ async function askAboutOrder(
 }
 
 const iso = (t: number) => new Date(t).toISOString();
+/** A list this long may have been cut short (the spec names no maximum): its window is halved. */
+const FULL_LIST = 500;
+const MAX_SPLITS = 8;
+
+type List = NonNullable<Awaited<ReturnType<Context['gateway']>>['lookups']['list']>;
+
+/**
+ * The gateway's transactions created in the window; a window whose answer may be truncated is
+ * asked again in halves. `undefined` when the gateway could not be asked (counted as failed).
+ */
+async function listWindow(
+  ctx: Context,
+  list: List,
+  window: { since: number; until: number },
+  summary: Summary,
+  depth: number,
+): Promise<ListedTransaction[] | undefined> {
+  summary.gatewayCalls++;
+  let listed: ListedTransaction[];
+  try {
+    listed = await list({ fromDate: iso(window.since), toDate: iso(window.until) });
+  } catch (error) {
+    const level = classifyGatewayError(error).kind === 'not_gateway' ? 'error' : 'warn';
+    ctx.logger[level]('reconcile: the gateway’s list could not be read', { error });
+    summary.failed++;
+    return undefined;
+  }
+  if (listed.length < FULL_LIST || depth >= MAX_SPLITS || window.until - window.since < 2)
+    return listed;
+  const middle = Math.floor((window.since + window.until) / 2);
+  const first = await listWindow(
+    ctx,
+    list,
+    { since: window.since, until: middle },
+    summary,
+    depth + 1,
+  );
+  const second = await listWindow(
+    ctx,
+    list,
+    { since: middle + 1, until: window.until },
+    summary,
+    depth + 1,
+  );
+  // A half that could not be read: what the whole window gave is still worth handing over.
+  return first && second ? [...first, ...second] : listed;
+}
 
 /** (c) The gateway's own list: each charge of ours in the window whose delivery is not recorded. */
 async function sweepGatewayList(
@@ -191,19 +238,8 @@ async function sweepGatewayList(
   const gateway = await ctx.gateway();
   const list = gateway.lookups.list;
   if (!list) return;
-  let listed: ListedTransaction[];
-  summary.gatewayCalls++;
-  try {
-    listed = await list.call(gateway.lookups, {
-      fromDate: iso(window.since),
-      toDate: iso(window.until),
-    });
-  } catch (error) {
-    const level = classifyGatewayError(error).kind === 'not_gateway' ? 'error' : 'warn';
-    ctx.logger[level]('reconcile: the gateway’s list could not be read', { error });
-    summary.failed++;
-    return;
-  }
+  const listed = await listWindow(ctx, list.bind(gateway.lookups), window, summary, 0);
+  if (!listed) return;
   let hooks = 0;
   try {
     for (const txn of listed) {
