@@ -17,6 +17,7 @@ const HOOKS = process.argv[3] === '1';
 
 const charged = new Map<string, LookupRecord & { merchantReference: string }>();
 let next = 0;
+const notUsed = () => Promise.reject(new Error('not used by a frictionless payment'));
 const gateway = {
   payments: {
     create: async (request: Record<string, unknown>) => {
@@ -30,8 +31,12 @@ const gateway = {
       });
       return { kind: 'approved' as const, reference, message: 'Approved' };
     },
+    // Frictionless payments only: never called.
+    confirm3dsV1: notUsed,
+    confirm3dsV2: notUsed,
+    confirmStep2: notUsed,
   },
-  lookups: {},
+  lookups: { payment: notUsed, redirect: notUsed },
   reconcile: async (merchantReference: string) => {
     const record = charged.get(merchantReference);
     return record ? { found: true as const, record } : { found: false as const };
