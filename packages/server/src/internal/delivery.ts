@@ -24,10 +24,21 @@ export interface OutboxEntry {
 
 export type DeliveryResult = 'delivered' | 'already' | 'busy' | 'failed' | 'no_hook' | 'no_store';
 
-/** How long a delivered mark and an outbox entry live: longer than any sweep window. */
+/** How long an outbox entry lives: a week of retries and sweeps. */
 export const FACT_TTL_MS = 7 * 24 * 60 * 60_000;
+/**
+ * How long a delivered mark lives: past the sweep's default window (24 hours), so the sweep never
+ * hands a fact over again; no longer, since a MemoryStore holds one per payment.
+ */
+export const MARK_TTL_MS = 25 * 60 * 60_000;
+// Lock tokens: unique per process (a random prefix) and per call (a counter), cheaper than random bytes.
+const TOKEN_PREFIX = randomBytes(6).toString('base64url');
+let tokens = 0;
 /** One hook call holds the fact this long; a hook slower than this may overlap a retry. */
 const LOCK_TTL_MS = 60_000;
+const RUNNING = 'running:';
+/** The mark's value once delivered: what earlier versions set, so their marks count. */
+const DELIVERED = '1';
 
 /** The fact a payment state is, or `undefined` for a state that is not one (3-D Secure under way). */
 export function factKindOf(state: PaymentState): FactKind | undefined {
@@ -76,15 +87,14 @@ export async function deliver(
   const hook = hookOf(ctx, fact.kind);
   if (!hook) return 'no_hook';
   const keys = paymentKeys(fact.reference);
-  const lock = keys.delivering(fact.kind);
-  const token = randomBytes(9).toString('base64url');
+  // One key per fact: `running:<token>` while a call holds it (the lock), `1` once delivered.
+  const mark = keys.delivered(fact.kind);
+  const running = `${RUNNING}${TOKEN_PREFIX}.${++tokens}`;
   let stored = true;
   try {
-    const claim = await ctx.store.lockAndGet(lock, LOCK_TTL_MS, keys.delivered(fact.kind), token);
-    if (!claim.locked) return 'busy';
-    if (claim.value) {
-      await ctx.store.writeAll([{ key: lock, delete: true }], { key: lock, value: token });
-      return 'already';
+    if (!(await ctx.store.setIfAbsent(mark, running, LOCK_TTL_MS))) {
+      const value = await ctx.store.get(mark);
+      return value === undefined || value.startsWith(RUNNING) ? 'busy' : 'already';
     }
   } catch (error) {
     if (requireStore) return 'no_store';
@@ -105,17 +115,15 @@ export async function deliver(
       attempt: attempt + 1,
       error,
     });
-    if (stored) await keep(ctx, fact, attempt + 1, enqueue);
+    if (stored) await keep(ctx, fact, attempt + 1, enqueue, running);
     scheduleRetry(ctx, fact, attempt + 1);
     return 'failed';
   }
   cancelRetry(ctx, fact);
   try {
-    await ctx.store.writeAll([
-      { key: keys.delivered(fact.kind), value: '1', ttlMs: FACT_TTL_MS },
-      { key: keys.outbox(fact.kind), delete: true },
-      { key: lock, delete: true },
-    ]);
+    await ctx.store.set(mark, DELIVERED, MARK_TTL_MS);
+    // A first call from the request that learned the fact left no outbox entry to drop.
+    if (attempt > 0 || requireStore) await ctx.store.delete(keys.outbox(fact.kind));
   } catch (error) {
     ctx.logger.error('store write failed after a hook resolved; it may be called again', {
       reference: fact.reference,
@@ -127,16 +135,22 @@ export async function deliver(
 }
 
 /** Keeps a fact whose hook threw in the outbox and, the first time, on the sweep's list. */
-async function keep(ctx: Context, fact: Fact, attempts: number, enqueue: boolean): Promise<void> {
+async function keep(
+  ctx: Context,
+  fact: Fact,
+  attempts: number,
+  enqueue: boolean,
+  running: string,
+): Promise<void> {
   const keys = paymentKeys(fact.reference);
+  const mark = keys.delivered(fact.kind);
   const entry: OutboxEntry = { fact, attempts, firstFailedAt: ctx.now() };
   try {
     const previous = await ctx.store.get(keys.outbox(fact.kind));
     if (previous) entry.firstFailedAt = (JSON.parse(previous) as OutboxEntry).firstFailedAt;
-    await ctx.store.writeAll([
-      { key: keys.outbox(fact.kind), value: JSON.stringify(entry), ttlMs: FACT_TTL_MS },
-      { key: keys.delivering(fact.kind), delete: true },
-    ]);
+    await ctx.store.set(keys.outbox(fact.kind), JSON.stringify(entry), FACT_TTL_MS);
+    // Free the fact for the next call, only while this call still holds it.
+    await ctx.store.writeAll([{ key: mark, delete: true }], { key: mark, value: running });
     if (enqueue && !previous)
       await enqueueSafely(ctx, { kind: 'outbox', reference: fact.reference, fact: fact.kind });
   } catch (error) {

@@ -21,14 +21,13 @@ export const paymentKeys = (reference: string) => {
     retry: `${t}:confirm-retry`,
     hook: (status: string) => `${t}:hook:${status}`,
     /**
-     * A money fact handed over: set only after the merchant's hook resolved. A charge keeps the
-     * key earlier versions set (`hook:approved`), so an upgrade does not hand it over again.
+     * A money fact: `running:<token>` while one hook call holds it, `1` once the hook resolved. A
+     * charge keeps the key earlier versions set (`hook:approved`), so an upgrade does not hand it
+     * over again.
      */
     delivered: (fact: string) => `${t}:hook:${fact === 'completed' ? 'approved' : fact}`,
     /** A money fact whose hook has not resolved yet: the event, kept for the retry and the sweep. */
     outbox: (fact: string) => `${t}:outbox:${fact}`,
-    /** Held while one hook call for the fact runs, so two never run at once. */
-    delivering: (fact: string) => `${t}:delivering:${fact}`,
   };
 };
 

@@ -111,6 +111,9 @@ async function redeliver(
     requireStore: true,
   });
   counted(summary, result);
+  // Taken meanwhile by a call that had no outbox entry to drop: drop it here.
+  if (result === 'already' || result === 'no_hook')
+    await ctx.store.delete(paymentKeys(item.reference).outbox(item.fact));
   return result === 'failed' || result === 'busy' || result === 'no_store';
 }
 
