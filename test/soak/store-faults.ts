@@ -2,8 +2,10 @@
  * The soak's store-fault phase: createCheckout on a RedisStore whose redis-server (persistence
  * off) is SIGKILLed at random moments and started again empty on the same port, many times, while
  * shoppers pay orders (frictionless cards, declines, 3-D Secure v1/v2 challenges completed on the
- * sandbox's access control pages) and press Pay again after any answer that is not final. Then
- * every answer is checked against the sandbox's own records.
+ * sandbox's access control pages) and press Pay again after any answer that is not final. The
+ * shop's order book (onPaymentCompleted) has its own seeded outages and failing writes until it is
+ * healed and the reconciliation sweep runs. Then every answer, and the book, is checked against the
+ * sandbox's own records.
  */
 import { fileURLToPath } from 'node:url';
 import { startChild } from '../bench/lib/child.js';
