@@ -175,15 +175,16 @@ export function retryDelayMs(ctx: Context, attempt: number): number {
 function scheduleRetry(ctx: Context, fact: Fact, attempt: number): void {
   const { timers } = ctx.delivery;
   const key = timerKey(fact);
-  if (ctx.delivery.closed || timers.has(key)) return;
+  // Past a week of tries at the cap the outbox entry is gone too: stop holding a timer for it.
+  if (ctx.delivery.closed || timers.has(key) || attempt * ctx.delivery.retryCapMs > FACT_TTL_MS)
+    return;
   const timer = setTimeout(
     () => {
       timers.delete(key);
       if (ctx.delivery.closed) return;
       void deliver(ctx, fact, { attempt, enqueue: false }).then(
         (result) => {
-          if (result === 'busy' && attempt * ctx.delivery.retryCapMs < FACT_TTL_MS)
-            scheduleRetry(ctx, fact, attempt + 1);
+          if (result === 'busy') scheduleRetry(ctx, fact, attempt + 1);
         },
         (error: unknown) =>
           ctx.logger.error('hook retry failed', { reference: fact.reference, error }),
