@@ -11,6 +11,7 @@ import { machine } from './lib/machine.js';
 import { table } from './lib/pool.js';
 import { benchOverhead, type Load } from './overhead.js';
 import { benchSandbox, type SandboxReady } from './sandbox-bench.js';
+import { benchSweep } from './reconcile-bench.js';
 import { benchSigning } from './signing.js';
 import { benchStores } from './store-bench.js';
 import { printFailover, printRedisRoutes } from './redis-report.js';
@@ -24,6 +25,7 @@ const PARTS = [
   'failover',
   'browser',
   'slow3g',
+  'reconcile',
 ] as const;
 const only = process.argv
   .find((a) => a.startsWith('--only='))
@@ -190,6 +192,36 @@ try {
 }
 
 if (want('failover')) await printFailover(goal);
+
+if (want('reconcile')) {
+  const rows = await benchSweep();
+  console.log('## Reconciliation sweep (one reconcile() run, in process against the sandbox)\n');
+  table(
+    [
+      'what the sweep meets',
+      'attempts',
+      'checked',
+      'delivered',
+      'gateway calls',
+      'per attempt',
+      'ms',
+    ],
+    rows.map((r) => [
+      r.scenario,
+      r.attempts,
+      r.summary.checked,
+      r.summary.delivered,
+      r.gatewayCallsMade,
+      fmt(r.gatewayCallsMade / r.attempts, 3),
+      fmt(r.ms),
+    ]),
+  );
+  const open = rows.find((r) => r.scenario.startsWith('attempts left open'))!;
+  goal(
+    `sweep: at most one gateway call per open attempt (${fmt(open.gatewayCallsMade / open.attempts, 3)})`,
+    open.gatewayCallsMade <= open.attempts + 1,
+  );
+}
 
 if (want('browser')) {
   const b = await benchBrowser();

@@ -39,6 +39,8 @@ declare global {
   /** The options of the shop's `createCheckout({ … })` call (the quick start's); blocks that show one
    * option spread them: `createCheckout({ ...checkoutOptions, store })`. */
   const checkoutOptions: CheckoutOptions;
+  /** The shop's own SQL database (node-postgres style). */
+  const db: { query(sql: string, params?: unknown[]): Promise<unknown> };
   /** The shop's Express application. */
   const app: Express;
   /** The merchant's gateway client (the node README's quick start builds it). */

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Redis } from 'ioredis';
 import { GatewayClient } from '@pg-checkout/node';
-import { createCheckout, RedisStore } from '@pg-checkout/express';
+import { createCheckout, RedisStore, type CheckoutRouter } from '@pg-checkout/express';
 import { serveCommands } from '../bench/lib/serve.js';
 import { seeded } from './random.js';
 
@@ -115,6 +115,73 @@ redis.on('ready', () => {
   if (lostAt) unavailableMs += Date.now() - lostAt;
   lostAt = 0;
 });
+/** A payment the shop's order book holds as paid, by gateway reference. */
+export interface BookEntry {
+  reference: string;
+  order: string;
+  amount: number;
+  currency: string;
+}
+export interface BookStats {
+  /** Calls of onPaymentCompleted, refused writes (outage), random throws, repeats of a held fact. */
+  calls: number;
+  refused: number;
+  thrown: number;
+  repeats: number;
+  outages: number;
+}
+
+// The merchant's own order book (issue 26): down for stretches ("database outages") and failing
+// some writes at random, until the parent heals it; idempotent by payment reference, as it must be.
+const bookChance = seeded('order-book');
+const HOOK_FAILURE_RATE = Number(process.env.HOOK_FAILURE_RATE ?? 0.1);
+const OUTAGE_UP_MS: [number, number] = [1_000, 4_000];
+const OUTAGE_DOWN_MS: [number, number] = [300, 1_500];
+const book = new Map<string, BookEntry>();
+const bookStats: BookStats = { calls: 0, refused: 0, thrown: 0, repeats: 0, outages: 0 };
+let bookDown = false;
+let healed = false;
+const between = ([lo, hi]: [number, number]) => lo + bookChance() * (hi - lo);
+function outageCycle(): void {
+  setTimeout(() => {
+    if (healed) return;
+    bookDown = true;
+    bookStats.outages += 1;
+    setTimeout(() => {
+      bookDown = false;
+      outageCycle();
+    }, between(OUTAGE_DOWN_MS)).unref();
+  }, between(OUTAGE_UP_MS)).unref();
+}
+outageCycle();
+async function onPaymentCompleted(e: {
+  reference: string;
+  orderReference: string;
+  amount: number;
+  currency: string;
+}): Promise<void> {
+  bookStats.calls += 1;
+  await new Promise((r) => setTimeout(r, bookChance() * 5)); // a write's round trip
+  if (!healed && bookDown) {
+    bookStats.refused += 1;
+    throw new Error('order book unavailable (database outage)');
+  }
+  if (!healed && bookChance() < HOOK_FAILURE_RATE) {
+    bookStats.thrown += 1;
+    throw new Error('order book write failed');
+  }
+  if (book.has(e.reference)) {
+    bookStats.repeats += 1;
+    return;
+  }
+  book.set(e.reference, {
+    reference: e.reference,
+    order: e.orderReference,
+    amount: e.amount,
+    currency: e.currency,
+  });
+}
+
 const loopDelay = monitorEventLoopDelay({ resolution: 20 });
 loopDelay.enable();
 
@@ -124,7 +191,7 @@ const app = express();
 app.use(express.json({ limit: '64kb' }));
 app.use(express.urlencoded({ extended: false, limit: '64kb' }));
 app.use((req, _res, next) => als.run(String(req.headers['x-soak-req'] ?? ''), next));
-const mounted: { router?: express.Router } = {};
+const mounted: { router?: CheckoutRouter } = {};
 app.use('/checkout', (req, res, next) => mounted.router!(req, res, next));
 const server = await new Promise<Server>((resolve) => {
   const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -152,6 +219,7 @@ mounted.router = createCheckout({
   }),
   logger: { info: keep('info'), warn: keep('warn'), error: keep('error') },
   reconcileGraceMs: Number(process.env.RECONCILE_GRACE_MS ?? 3_000),
+  onPaymentCompleted,
 });
 
 serveCommands(
@@ -160,6 +228,14 @@ serveCommands(
     calls: () => calls,
     logs: () => logs,
     storeErrors: () => storeErrors,
+    book: () => ({ entries: [...book.values()], stats: bookStats }),
+    /** The outages end and writes stop failing: what was not taken must now arrive. */
+    heal: () => {
+      healed = true;
+      bookDown = false;
+      return true;
+    },
+    reconcile: () => mounted.router!.reconcile({ limit: 10_000 }),
     unavailableMs: () => unavailableMs + (lostAt ? Date.now() - lostAt : 0),
     loopDelay: () => ({
       p99: Math.round(loopDelay.percentile(99) / 1e6),
@@ -169,6 +245,7 @@ serveCommands(
   async () => {
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
+    mounted.router?.close();
     redis.disconnect();
   },
 );

@@ -2,8 +2,10 @@
  * The soak's store-fault phase: createCheckout on a RedisStore whose redis-server (persistence
  * off) is SIGKILLed at random moments and started again empty on the same port, many times, while
  * shoppers pay orders (frictionless cards, declines, 3-D Secure v1/v2 challenges completed on the
- * sandbox's access control pages) and press Pay again after any answer that is not final. Then
- * every answer is checked against the sandbox's own records.
+ * sandbox's access control pages) and press Pay again after any answer that is not final. The
+ * shop's order book (onPaymentCompleted) has its own seeded outages and failing writes until it is
+ * healed and the reconciliation sweep runs. Then every answer, and the book, is checked against the
+ * sandbox's own records.
  */
 import { fileURLToPath } from 'node:url';
 import { startChild } from '../bench/lib/child.js';
@@ -11,7 +13,8 @@ import { pool, table } from '../bench/lib/pool.js';
 import type { SoakCard } from './cards.js';
 import { startFaultyRedis } from './redis-faults.js';
 import { shop, shopInTwoTabs, type Said, type ShopperResult } from './shopper.js';
-import type { GatewayCall, LogLine } from './store-app-child.js';
+import type { ReconcileSummary } from '@pg-checkout/express';
+import type { BookEntry, BookStats, GatewayCall, LogLine } from './store-app-child.js';
 
 const ORDERS = Number(process.env.SOAK_STORE_PAYMENTS ?? 1_500);
 const CONCURRENCY = Number(process.env.SOAK_STORE_CONCURRENCY ?? 50);
@@ -58,6 +61,8 @@ const TWO_TAB_CHALLENGE = [THREE_DS[0]![0], THREE_DS[4]![0]];
 interface SandboxTxn {
   reference: string;
   merchantReference: string;
+  amount: number;
+  currency: string;
   status: string;
   createdAt: number;
   updatedAt: number;
@@ -123,13 +128,26 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
 
     // Let answers the tap delayed and background store writes settle before reading the records.
     await new Promise((r) => setTimeout(r, 1_000));
+    // The shop's database is back: what its hook did not take must arrive, from the retries and the
+    // sweep (the outbox may have died with Redis; the gateway's list has every charge).
+    const healedAt = Date.now();
+    await app.ask('heal');
+    const sweeps: ReconcileSummary[] = [];
+    for (let round = 0; round < 5; round++) {
+      const swept = await app.ask<ReconcileSummary>('reconcile');
+      sweeps.push(swept);
+      if (!swept.busy && swept.failed === 0 && swept.delivered === 0) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const sweepSeconds = (Date.now() - healedAt) / 1000;
+    const book = await app.ask<{ entries: BookEntry[]; stats: BookStats }>('book');
     const calls = await app.ask<GatewayCall[]>('calls');
     const logs = await app.ask<LogLine[]>('logs');
     const storeErrors = await app.ask<number>('storeErrors');
     const unavailableMs = await app.ask<number>('unavailableMs');
     const loopDelay = await app.ask<{ p99: number; max: number }>('loopDelay');
     const ends = new Map(MIX.map((m) => [m.card.number, m.ends]));
-    const result = await check(sandbox.ready.url, shoppers, calls, logs, ends);
+    const result = await check(sandbox.ready.url, shoppers, calls, logs, ends, book.entries);
 
     const said = shoppers.flatMap((s) => s.said);
     const byAnswer = new Map<string, number>();
@@ -208,6 +226,32 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
         ['phase wall time', `${((Date.now() - started) / 1000).toFixed(1)} s`],
       ],
     );
+    log('The shop’s order book (merchant hook failures and database outages until healed):');
+    table(
+      ['invariant or figure', 'value'],
+      [
+        [
+          'onPaymentCompleted calls / refused (outage) / thrown / repeats of a held payment',
+          `${book.stats.calls} / ${book.stats.refused} / ${book.stats.thrown} / ${book.stats.repeats}`,
+        ],
+        ['database outages during the load', book.stats.outages],
+        [
+          'sweeps after healing (checked, delivered, failed, gateway calls each)',
+          sweeps
+            .map((w) =>
+              w.busy ? 'busy' : `${w.checked}/${w.delivered}/${w.failed}/${w.gatewayCalls}`,
+            )
+            .join(', '),
+        ],
+        ['healed -> last sweep done', `${sweepSeconds.toFixed(1)} s`],
+        [
+          'charged orders known to the shop as paid at the gateway’s amount',
+          `${result.chargedKnown} of ${result.chargedOrders}`,
+        ],
+        ['payments the shop holds as paid that the gateway did not charge', result.paidNotCharged],
+        ['orders charged twice', result.counts.get(KIND_DOUBLED) ?? 0],
+      ],
+    );
     table(
       ['violation', 'count'],
       [...result.counts.entries()].map(([k, v]) => [k, v]),
@@ -226,7 +270,12 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
   }
 }
 
+const KIND_DOUBLED = 'doubled (order charged more than once)';
+
 interface Check {
+  chargedOrders: number;
+  chargedKnown: number;
+  paidNotCharged: number;
   violations: string[];
   counts: Map<string, number>;
   outcomes: Map<string, number>;
@@ -246,9 +295,10 @@ async function check(
   calls: GatewayCall[],
   logs: LogLine[],
   ends: Map<string, 'approved' | 'declined'>,
+  book: BookEntry[],
 ): Promise<Check> {
   const KINDS = [
-    'doubled (order charged more than once)',
+    KIND_DOUBLED,
     'lost (told approved, charge missing or another reference)',
     'false "not charged" (the attempt it speaks of is charged)',
     '"nothing was charged" 503 after a create or confirm was sent',
@@ -256,6 +306,8 @@ async function check(
     'HTTP 500 or other 5xx than 502/503/504',
     '3-D Secure completion page not HTML',
     'sandbox record of a create the tap never saw, or two for one reference',
+    'charged, but unknown to the shop (or at another amount) after the sweep',
+    'held as paid by the shop, but not charged at the gateway',
   ];
   const counts = new Map(KINDS.map((k) => [k, 0]));
   const violations: string[] = [];
@@ -313,10 +365,21 @@ async function check(
   let gaveUp = 0;
   let gaveUpCharged = 0;
   let chargedTxns = 0;
+  let chargedOrders = 0;
+  let chargedKnown = 0;
+  const paidByShop = new Map(book.map((e) => [e.reference, e]));
+  const chargedRefs = new Set<string>();
   for (const s of shoppers) {
     const txns = txnsByOrder.get(s.order) ?? [];
     const charged = txns.filter((t) => CHARGED.has(t.status));
     chargedTxns += charged.length;
+    for (const t of charged) chargedRefs.add(t.reference);
+    if (charged.length > 0) chargedOrders += 1;
+    const known = charged.filter((t) => {
+      const held = paidByShop.get(t.reference);
+      return held?.amount === t.amount && held.currency === t.currency && held.order === s.order;
+    });
+    if (charged.length > 0 && known.length === charged.length) chargedKnown += 1;
     const mine = callsByOrder.get(s.order) ?? [];
     const time = (ms: number) => new Date(ms).toISOString().slice(11, 23);
     const about = new RegExp(`(^|\\s)(order|merchantReference)=${s.order}(-\\d+)?(\\s|$)`);
@@ -373,6 +436,14 @@ async function check(
         KINDS[0]!,
         `charged ${charged.length} times: ${charged.map((t) => t.reference).join(', ')}`,
       );
+    for (const t of charged)
+      if (!known.includes(t)) {
+        const held = paidByShop.get(t.reference);
+        report(
+          KINDS[8]!,
+          `${t.reference} charged ${t.amount} ${t.currency}; the shop holds ${held ? `${held.amount} ${held.currency} for ${held.order}` : 'nothing'}`,
+        );
+      }
 
     for (const a of s.said) {
       if (a.http >= 500 && ![502, 503, 504].includes(a.http))
@@ -457,7 +528,19 @@ async function check(
       console.log(dump(`shown for its outcome: ${outcome}`));
     }
   }
+  let paidNotCharged = 0;
+  for (const held of book) {
+    if (chargedRefs.has(held.reference)) continue;
+    paidNotCharged += 1;
+    counts.set(KINDS[9]!, counts.get(KINDS[9]!)! + 1);
+    violations.push(
+      `${held.order}: the shop holds ${held.reference} as paid; the gateway did not charge it`,
+    );
+  }
   return {
+    chargedOrders,
+    chargedKnown,
+    paidNotCharged,
     violations,
     counts,
     outcomes,

@@ -15,6 +15,10 @@ export interface Postgres {
   url: string;
   /** Makes a new, empty database and answers its URL. */
   createDatabase(name: string): string;
+  /** Stops the server, keeping its data: the shop's database is down until `resume()`. */
+  pause(): void;
+  /** Starts the paused server again on the same port, with the same data. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -92,11 +96,15 @@ export async function startPostgres(): Promise<Postgres> {
   const data = join(dir, 'data');
   const port = await freePort();
   asPostgres(`${quote(join(bin, 'initdb'))} -D ${quote(data)} -A trust -U postgres --no-sync`);
-  asPostgres(
-    `${quote(join(bin, 'pg_ctl'))} -D ${quote(data)} -l ${quote(join(dir, 'server.log'))} -w -t 60 ` +
-      `-o ${quote(`-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off`)} start`,
-  );
+  const start = () =>
+    asPostgres(
+      `${quote(join(bin, 'pg_ctl'))} -D ${quote(data)} -l ${quote(join(dir, 'server.log'))} -w -t 60 ` +
+        `-o ${quote(`-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off`)} start`,
+    );
+  const halt = () => asPostgres(`${quote(join(bin, 'pg_ctl'))} -D ${quote(data)} -m fast -w stop`);
+  start();
   let stopped = false;
+  let paused = false;
   const base = `postgres://postgres@127.0.0.1:${port}`;
   return {
     url: `${base}/postgres`,
@@ -109,11 +117,19 @@ export async function startPostgres(): Promise<Postgres> {
       );
       return `${base}/${name}`;
     },
+    pause() {
+      halt();
+      paused = true;
+    },
+    resume() {
+      start();
+      paused = false;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
       try {
-        asPostgres(`${quote(join(bin, 'pg_ctl'))} -D ${quote(data)} -m fast -w stop`);
+        if (!paused) halt();
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

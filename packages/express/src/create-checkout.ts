@@ -6,6 +6,8 @@ import {
   type CheckoutCore,
   type HttpAnswer,
   type HttpExchange,
+  type ReconcileOptions,
+  type ReconcileSummary,
 } from '@pg-checkout/server';
 import { isIP } from 'node:net';
 import { jsonBody } from './internal/json-body.js';
@@ -17,9 +19,13 @@ import type { CheckoutOptions } from './options.js';
  * Options are validated here, once; a mistake throws a TypeError that names it. Each route is the
  * core's (`@pg-checkout/server`): this file only reads the request and writes the answer.
  */
-export function createCheckout(options: CheckoutOptions): Router {
+export function createCheckout(options: CheckoutOptions): CheckoutRouter {
   const core = createCheckoutCore(options, { name: 'createCheckout' });
-  const router = express.Router();
+  const router = express.Router() as CheckoutRouter;
+  router.reconcile = (reconcileOptions) => core.reconcile(reconcileOptions);
+  router.close = () => core.close();
+  const interval = options.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS;
+  if (interval !== false) core.sweepEvery(interval);
   const readers = bodyReaders(core);
   for (const route of core.routes) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'delete';
@@ -45,6 +51,17 @@ export function createCheckout(options: CheckoutOptions): Router {
   }) as express.ErrorRequestHandler);
   return router;
 }
+
+/** How often the sweep runs unless `reconcileIntervalMs` says otherwise. */
+const DEFAULT_RECONCILE_INTERVAL_MS = 5 * 60_000;
+
+/** The router, with the reconciliation sweep beside it. */
+export type CheckoutRouter = Router & {
+  /** One reconciliation sweep (see the README): also run every `reconcileIntervalMs`. */
+  reconcile(options?: ReconcileOptions): Promise<ReconcileSummary>;
+  /** Stops the sweep's timer and this process's hook retries (e.g. on shutdown). */
+  close(): void;
+};
 
 const where = (req: Request) => ({ method: req.method, path: req.path ?? req.url });
 

@@ -1,4 +1,4 @@
-export { createCheckout } from './create-checkout.js';
+export { createCheckout, type CheckoutRouter } from './create-checkout.js';
 export type { CheckoutOptions } from './options.js';
 export type {
   CardTestingEvent,
@@ -9,6 +9,9 @@ export type {
   PaymentEvent,
   PaymentMethodName,
   RateLimitOptions,
+  ReconcileOptions,
+  ReconcileSummary,
+  RefundEvent,
   WebhookEvent,
   PaymentState,
   ThreeDSAction,

@@ -1,5 +1,7 @@
 import type { CheckoutLogger } from './logger.js';
-import type { CheckoutOptions } from './options.js';
+import type { CheckoutOptions, ReconcileOptions, ReconcileSummary } from './options.js';
+import { stopRetries } from './internal/delivery.js';
+import { reconcile } from './use-cases/reconcile.js';
 import { createContext, type Context } from './internal/context.js';
 import { validateOptions } from './internal/validate-options.js';
 import { errorAnswer } from './http/errors.js';
@@ -24,6 +26,15 @@ export interface CheckoutCore {
   readonly bodyLimitBytes: number;
   /** The merchant's logger, card data redacted. */
   readonly logger: CheckoutLogger;
+  /** One reconciliation sweep (see docs/contracts.md): never throws for one bad item. */
+  reconcile(options?: ReconcileOptions): Promise<ReconcileSummary>;
+  /**
+   * Runs the sweep every `intervalMs` on an `unref()`ed timer (never keeping the process alive),
+   * the first one interval from now. An adapter calls it with the merchant's `reconcileIntervalMs`.
+   */
+  sweepEvery(intervalMs: number): void;
+  /** Stops the sweep's timer and this process's hook retries; what they were for stays in the store. */
+  close(): void;
 }
 
 /**
@@ -32,9 +43,16 @@ export interface CheckoutCore {
  */
 export function createCheckoutCore<Req>(
   options: CheckoutOptions<Req>,
-  { name = 'createCheckout', now }: { name?: string; now?: () => number } = {},
+  {
+    name = 'createCheckout',
+    now,
+    retryBaseMs,
+  }: { name?: string; now?: () => number; retryBaseMs?: number } = {},
 ): CheckoutCore {
-  const ctx: Context = createContext(validateOptions(options, name), now ? { now } : {});
+  const ctx: Context = createContext(validateOptions(options, name), {
+    ...(now ? { now } : {}),
+    ...(retryBaseMs ? { retryBaseMs } : {}),
+  });
   const withBase = (answer: HttpAnswer): HttpAnswer => ({
     ...answer,
     headers: { ...BASE_HEADERS, ...answer.headers },
@@ -45,6 +63,19 @@ export function createCheckoutCore<Req>(
         ? pageAnswer((error as { status?: unknown }).status === 413 ? 413 : 400, 'rejected')
         : errorAnswer(ctx, error, { method: where.method, path: where.path }),
     );
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let sweeping = false;
+  const sweep = async () => {
+    if (sweeping) return; // a slow run is not overlapped by the next tick
+    sweeping = true;
+    try {
+      await reconcile({}, ctx);
+    } catch (error) {
+      ctx.logger.error('reconcile: the scheduled sweep failed', { error });
+    } finally {
+      sweeping = false;
+    }
+  };
   return {
     routes: ROUTES,
     async handle(route, ex) {
@@ -57,5 +88,16 @@ export function createCheckoutCore<Req>(
     fail,
     bodyLimitBytes: ctx.bodyLimitBytes,
     logger: ctx.logger,
+    reconcile: (reconcileOptions = {}) => reconcile(reconcileOptions, ctx),
+    sweepEvery(intervalMs) {
+      if (timer) clearInterval(timer);
+      timer = setInterval(() => void sweep(), intervalMs);
+      timer.unref?.();
+    },
+    close() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      stopRetries(ctx);
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { CheckoutError } from './errors.js';
 import { createCheckoutCore } from './core.js';
 import type { HttpAnswer, HttpExchange, BodyKind } from './http/exchange.js';
-import type { CheckoutOptions } from './options.js';
+import type { CheckoutOptions, ReconcileOptions, ReconcileSummary } from './options.js';
 
 /** Options of {@link createCheckoutHandler}: the checkout's, with the Fetch API `Request` handed to your hooks. */
 export interface CheckoutHandlerOptions extends CheckoutOptions<Request> {
@@ -22,6 +22,17 @@ export interface HandlerContext {
 /** `(request) => Response` for any server that speaks the Fetch API. */
 export type CheckoutHandler = (request: Request, context?: HandlerContext) => Promise<Response>;
 
+/**
+ * The reconciliation sweep beside the handler: call `reconcile()` from a cron on runtimes without
+ * long-lived timers (see docs/contracts.md).
+ */
+export interface CheckoutSweep {
+  /** One reconciliation sweep; never throws for one bad item. */
+  reconcile(options?: ReconcileOptions): Promise<ReconcileSummary>;
+  /** Stops the sweep's timer and this process's hook retries. */
+  close(): void;
+}
+
 const FORM_LIMIT = 64 * 1024;
 const RAW_LIMIT = 256 * 1024;
 
@@ -31,13 +42,17 @@ const RAW_LIMIT = 256 * 1024;
  * under the path of `publicUrl` (`https://shop.example/checkout` -> `/checkout/...`) and 404 for
  * any other path. Options are validated here, once.
  */
-export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
+export function createCheckoutHandler(
+  options: CheckoutHandlerOptions,
+): CheckoutHandler & CheckoutSweep {
   const { clientAddress, ...checkout } = options;
   const core = createCheckoutCore<Request>(checkout, { name: 'createCheckoutHandler' });
   const mount = new URL(options.publicUrl).pathname.replace(/\/+$/, '');
   const table = core.routes.map((route) => ({ route, match: matcher(route.path) }));
+  // Not every runtime keeps timers between requests: the sweep runs on one only when asked.
+  if (typeof options.reconcileIntervalMs === 'number') core.sweepEvery(options.reconcileIntervalMs);
 
-  return async (request, context = {}) => {
+  const handle = async (request: Request, context: HandlerContext = {}): Promise<Response> => {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(`${mount}/`)
       ? url.pathname.slice(mount.length)
@@ -71,6 +86,10 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     };
     return toResponse(await core.handle(found.route, exchange));
   };
+  return Object.assign(handle, {
+    reconcile: (reconcileOptions?: ReconcileOptions) => core.reconcile(reconcileOptions),
+    close: () => core.close(),
+  });
 }
 
 /** `/payments/:reference` as a function of a path: its decoded parameters, or `undefined`. */

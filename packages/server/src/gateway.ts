@@ -51,6 +51,15 @@ export interface LookupRecord {
   pending?: boolean | null;
 }
 
+/** A transaction as the gateway's list gives it (the fields the sweep reads). */
+export interface ListedTransaction {
+  reference: string;
+  merchantReference?: string | null | undefined;
+  amount: number;
+  currency: string;
+  status: string;
+}
+
 export interface CardInput {
   number: string;
   cardHolder: string;
@@ -95,6 +104,11 @@ export interface CheckoutGateway {
   lookups: {
     payment(reference: string, options?: CallOptions): Promise<LookupRecord>;
     redirect(reference: string, options?: CallOptions): Promise<LookupRecord>;
+    /** POST /pg/api/v2/payment/list; the sweep skips the gateway's list when a client lacks it. */
+    list?(
+      filters: { fromDate?: string; toDate?: string },
+      options?: CallOptions,
+    ): Promise<ListedTransaction[]>;
   };
   foreign: {
     create(

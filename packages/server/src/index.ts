@@ -9,6 +9,9 @@ export type {
   PaymentEvent,
   PaymentMethodName,
   RateLimitOptions,
+  ReconcileOptions,
+  ReconcileSummary,
+  RefundEvent,
   WebhookEvent,
 } from './options.js';
 export type { OwnedPaymentState, PaymentState, ThreeDSAction } from './payment-state.js';
@@ -18,6 +21,7 @@ export type {
   PaymentOutcome,
   ConfirmOutcome,
   LookupRecord,
+  ListedTransaction,
   CallOptions,
 } from './gateway.js';
 export { CheckoutError, type CheckoutErrorCode } from './errors.js';
@@ -37,6 +41,7 @@ export {
 export {
   createCheckoutHandler,
   type CheckoutHandler,
+  type CheckoutSweep,
   type CheckoutHandlerOptions,
   type HandlerContext,
 } from './fetch.js';

@@ -36,7 +36,10 @@ export interface GatewayCredentials {
 
 export type PaymentMethodName = 'card' | 'hosted' | 'eft' | 'redirect';
 
-/** A payment that reached a final or pending state, as handed to lifecycle hooks. */
+/**
+ * A payment that reached a final or pending state, as handed to lifecycle hooks: at least once,
+ * so a hook must be idempotent by `reference` (it may be called again after a crash or a lost store).
+ */
 export interface PaymentEvent {
   reference: string;
   /** The attempt's merchant reference at the gateway: `orderReference` plus `-n`. */
@@ -46,6 +49,45 @@ export interface PaymentEvent {
   amount: number;
   currency: string;
   state: PaymentState;
+}
+
+/** A refund the gateway completed, as handed to `onRefundCompleted` (by the refund use case). */
+export interface RefundEvent {
+  /** The gateway's reference of the refund: the key its delivery is idempotent by. */
+  reference: string;
+  /** The gateway reference of the payment refunded. */
+  paymentReference: string;
+  /** The refund's own merchant reference at the gateway. */
+  merchantReference: string;
+  /** The merchant's order reference, when known. */
+  orderReference?: string | undefined;
+  /** Integer cents refunded, positive. */
+  amount: number;
+  currency: string;
+}
+
+/** What `reconcile()` looks at: gateway transactions created in `[since, until]`. */
+export interface ReconcileOptions {
+  /** Default: 24 hours before `until`. */
+  since?: Date | number;
+  /** Default: now. */
+  until?: Date | number;
+  /** Most items per source (outbox and open attempts; the gateway's list) in one run. Default `100`. */
+  limit?: number;
+}
+
+/** What one `reconcile()` run did. */
+export interface ReconcileSummary {
+  /** Items looked at: outbox entries, open attempts, the gateway's transactions in the window. */
+  checked: number;
+  /** Hooks that resolved in this run. */
+  delivered: number;
+  /** Hooks that threw, or gateway questions that got no answer: kept for the next run. */
+  failed: number;
+  /** Calls made to the gateway. */
+  gatewayCalls: number;
+  /** Another run (on this or another instance) held the sweep's lock: nothing was done. */
+  busy?: true;
 }
 
 /** A verified webhook, typed by @pg-checkout/protocol. The notify hash covers only the reference: check amount and status with `client.confirmNotification` before fulfilling. */
@@ -168,6 +210,8 @@ export interface CheckoutOptions<Req = unknown> {
   onPaymentCompleted?: (event: PaymentEvent) => void | Promise<void>;
   onPaymentFailed?: (event: PaymentEvent) => void | Promise<void>;
   onPaymentPending?: (event: PaymentEvent) => void | Promise<void>;
+  /** A refund completed (run by the refund use case). Idempotent by `event.reference`, like the three above. */
+  onRefundCompleted?: (event: RefundEvent) => void | Promise<void>;
   /**
    * A charged order whose amount or currency changed after the charge (or while its challenge was
    * open). The shopper is told, nothing more is charged; you decide (refund, restore, or bill the
@@ -197,4 +241,10 @@ export interface CheckoutOptions<Req = unknown> {
    * Default `60_000`.
    */
   reconcileGraceMs?: number;
+  /**
+   * How often this instance runs the reconciliation sweep (`reconcile()`): money facts whose hook
+   * has not resolved, open attempts, and the gateway's recent charges. `false` turns it off.
+   * Default `300_000` with Express; the Fetch handler runs it on a timer only when this is a number.
+   */
+  reconcileIntervalMs?: number | false;
 }

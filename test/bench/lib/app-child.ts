@@ -77,6 +77,8 @@ if (mode === 'express') {
       reference: orderOf(req.headers['x-order']),
     }),
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    // BENCH_HOOKS=1: a merchant's onPaymentCompleted (a no-op), so its delivery is counted too.
+    ...(process.env.BENCH_HOOKS === '1' ? { onPaymentCompleted: async () => undefined } : {}),
     ...(process.env.RECONCILE_GRACE_MS
       ? { reconcileGraceMs: Number(process.env.RECONCILE_GRACE_MS) }
       : {}),

@@ -48,6 +48,13 @@ export interface Context {
   reconcileGraceMs: number;
   recordTtlMs: number;
   rateLimit: false | Limits;
+  /** This process's retries of money facts whose hook threw (see `delivery.ts`). */
+  delivery: {
+    timers: Map<string, ReturnType<typeof setTimeout>>;
+    retryBaseMs: number;
+    retryCapMs: number;
+    closed: boolean;
+  };
   /** Setup faults already said in the log (each is said once, loudly). */
   said: Set<string>;
 }
@@ -55,7 +62,10 @@ export interface Context {
 export function createContext(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   options: CheckoutOptions<any>,
-  { now = Date.now }: { now?: () => number } = {},
+  {
+    now = Date.now,
+    retryBaseMs = 1_000,
+  }: { now?: () => number; /** First hook retry delay, for tests. */ retryBaseMs?: number } = {},
 ): Context {
   const publicUrl = options.publicUrl.replace(/\/+$/, '');
   const gatewayOption = options.gateway;
@@ -110,6 +120,7 @@ export function createContext(
                 },
         }
       : false,
+    delivery: { timers: new Map(), retryBaseMs, retryCapMs: 5 * 60_000, closed: false },
     said: new Set(),
   };
 }

@@ -20,7 +20,23 @@ export const paymentKeys = (reference: string) => {
     record: `${t}:pay`,
     retry: `${t}:confirm-retry`,
     hook: (status: string) => `${t}:hook:${status}`,
+    /**
+     * A money fact: `running:<token>` while one hook call holds it, `1` once the hook resolved. A
+     * charge keeps the key earlier versions set (`hook:approved`), so an upgrade does not hand it
+     * over again.
+     */
+    delivered: (fact: string) => `${t}:hook:${fact === 'completed' ? 'approved' : fact}`,
+    /** A money fact whose hook has not resolved yet: the event, kept for the retry and the sweep. */
+    outbox: (fact: string) => `${t}:outbox:${fact}`,
   };
+};
+
+/** The sweep's work list: a sequence of items (outbox entries, open attempts), one hash tag. */
+export const sweepKeys = {
+  seq: '{d:sweep}:seq',
+  head: '{d:sweep}:head',
+  lock: '{d:sweep}:lock',
+  item: (n: number) => `{d:sweep}:item:${n}`,
 };
 
 export const cardKeys = {

@@ -2,7 +2,7 @@ import type { LookupRecord, PaymentOutcome } from '../gateway.js';
 import type { PaymentState } from '../payment-state.js';
 import type { Context } from './context.js';
 import type { GatewayFailure } from './gateway-errors.js';
-import { paymentKeys } from './keys.js';
+import { deliver, factKindOf, wantsFact } from './delivery.js';
 import type { PaymentRecord } from './records.js';
 
 const APPROVED = 'Payment approved.';
@@ -138,48 +138,23 @@ export const pendingState = (reference: string): PaymentState => ({
   message: PENDING,
 });
 
-/** Runs the merchant's lifecycle hook for a state, once per payment and status across instances. */
+/**
+ * Hands a final or pending state to the merchant's lifecycle hook, at least once per payment and
+ * fact across instances (see `delivery.ts`): a hook that throws is called again later.
+ */
 export async function emitLifecycle(ctx: Context, record: PaymentRecord): Promise<void> {
-  const { state } = record;
-  const hook =
-    state.status === 'approved'
-      ? ctx.options.onPaymentCompleted
-      : state.status === 'pending'
-        ? ctx.options.onPaymentPending
-        : state.status === 'declined' || state.status === 'failed'
-          ? ctx.options.onPaymentFailed
-          : undefined;
-  if (!hook) return;
-  try {
-    if (
-      !(await ctx.store.setIfAbsent(
-        paymentKeys(record.reference).hook(state.status),
-        '1',
-        ctx.recordTtlMs,
-      ))
-    )
-      return;
-  } catch (error) {
-    // Without the store the hook may run twice; never running it would lose a fulfilment.
-    ctx.logger.error('store unavailable; running the lifecycle hook without de-duplication', {
-      reference: record.reference,
-      error,
-    });
-  }
-  try {
-    await hook({
+  const kind = factKindOf(record.state);
+  if (!kind || kind === 'refunded' || !wantsFact(ctx, kind)) return;
+  await deliver(ctx, {
+    kind,
+    reference: record.reference,
+    event: {
       reference: record.reference,
       merchantReference: record.merchantReference,
       orderReference: record.orderReference,
       amount: record.amount,
       currency: record.currency,
-      state,
-    });
-  } catch (error) {
-    ctx.logger.error('payment lifecycle hook threw', {
-      reference: record.reference,
-      status: state.status,
-      error,
-    });
-  }
+      state: record.state,
+    },
+  });
 }

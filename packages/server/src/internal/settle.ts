@@ -20,8 +20,26 @@ export async function settle(
   if (cache) await saveSafely(ctx, record);
   if (isFinal(record.state) || record.state.status === 'pending') {
     await settleSavedCard(ctx, record);
-    await emitLifecycle(ctx, record);
+    const known = await withCharge(ctx, record);
+    if (known) await emitLifecycle(ctx, known);
+    else
+      ctx.logger.warn('charge amount unknown; the reconciliation sweep hands the payment over', {
+        reference: record.reference,
+      });
   }
+}
+
+/**
+ * The record with the amount and currency the gateway holds, when a record rebuilt without its
+ * lookup lacks them: a hook is never told a charge of 0. `undefined` when a charge's amount cannot
+ * be learned now (its fact is left to the sweep, which reads it from the gateway's list).
+ */
+async function withCharge(ctx: Context, record: PaymentRecord): Promise<PaymentRecord | undefined> {
+  if (record.amount > 0 && record.currency) return record;
+  const view = await gatewayView(ctx, record.reference, record.method);
+  if (view.kind !== 'unknown')
+    return { ...record, amount: view.record.amount, currency: view.record.currency };
+  return record.state.status === 'approved' ? undefined : record;
 }
 
 /** Saves a record after the gateway answered; a store failure is logged, not thrown. */

@@ -18,6 +18,7 @@ const KNOWN_KEYS = [
   'onPaymentCompleted',
   'onPaymentFailed',
   'onPaymentPending',
+  'onRefundCompleted',
   'onOrderChanged',
   'onSuspectedCardTesting',
   'onWebhook',
@@ -26,6 +27,7 @@ const KNOWN_KEYS = [
   'bodyLimit',
   'sessionTtlMs',
   'reconcileGraceMs',
+  'reconcileIntervalMs',
 ] as const;
 
 // Aliases people type from other SDKs, beyond what edit distance finds.
@@ -157,6 +159,7 @@ const schema = z.strictObject({
   onPaymentCompleted: fn.optional(),
   onPaymentFailed: fn.optional(),
   onPaymentPending: fn.optional(),
+  onRefundCompleted: fn.optional(),
   onOrderChanged: fn.optional(),
   onSuspectedCardTesting: fn.optional(),
   onWebhook: fn.optional(),
@@ -175,6 +178,7 @@ const schema = z.strictObject({
     .optional(),
   sessionTtlMs: z.number().int().min(60_000).optional(),
   reconcileGraceMs: z.number().int().min(0).optional(),
+  reconcileIntervalMs: z.union([z.literal(false), z.number().int().min(1_000)]).optional(),
 });
 
 const GATEWAY_FIX =

@@ -5,6 +5,7 @@ import type { PaymentMethodName } from '../options.js';
 import type { Context } from '../internal/context.js';
 import { classifyGatewayError } from '../internal/gateway-errors.js';
 import { orderKeys } from '../internal/keys.js';
+import { enqueueSafely } from '../internal/sweep-list.js';
 import { nextStatus, observed, type AttemptEvent, type AttemptStatus } from './states.js';
 
 /**
@@ -194,6 +195,8 @@ export async function withOrder<T>(
     if (stored) {
       const now = JSON.stringify(ledger);
       const unchanged = now === before || (raw === undefined && decided(ledger));
+      if (!unchanged && newlyOpen(JSON.parse(before) as Ledger, ledger))
+        void enqueueSafely(ctx, { kind: 'order', order, at: ctx.now() });
       await finish(
         ctx,
         order,
@@ -207,6 +210,15 @@ export async function withOrder<T>(
       );
     }
   }
+}
+
+/** Whether an attempt is open or unanswered now that was not before: the sweep asks about it. */
+function newlyOpen(before: Ledger, after: Ledger): boolean {
+  const unsettled = (a: LedgerAttempt | undefined) =>
+    a?.status === 'open' || a?.status === 'unknown';
+  return Object.entries(after.attempts).some(
+    ([n, attempt]) => unsettled(attempt) && !unsettled(before.attempts[n]),
+  );
 }
 
 const decided = (ledger: Ledger) =>

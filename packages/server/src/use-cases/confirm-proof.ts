@@ -119,7 +119,11 @@ export async function confirmProof(ctx: Context, post: ProofPost): Promise<Proof
         recordFromGateway(
           post,
           reference,
-          outcome.lookup,
+          // The ledger holds what the attempt asked to charge (or what the gateway's lookup said).
+          outcome.lookup ??
+            (attempt.amount && attempt.currency
+              ? { amount: attempt.amount, currency: attempt.currency }
+              : undefined),
           outcome.state ?? pendingState(reference),
         );
       const { retryProof: _previous, ...rest } = base;

@@ -1,0 +1,290 @@
+import { randomBytes } from 'node:crypto';
+import type { ListedTransaction, LookupRecord } from '../gateway.js';
+import type { ReconcileOptions, ReconcileSummary } from '../options.js';
+import type { Context } from '../internal/context.js';
+import {
+  deliver,
+  factKindOf,
+  wantsFact,
+  type DeliveryResult,
+  type Fact,
+  type OutboxEntry,
+} from '../internal/delivery.js';
+import { classifyGatewayError } from '../internal/gateway-errors.js';
+import { orderKeys, paymentKeys, sweepKeys } from '../internal/keys.js';
+import { stateFromLookup } from '../internal/outcomes.js';
+import { drain, type SweepItem } from '../internal/sweep-list.js';
+import { attemptReference, parseAttemptReference, type Ledger } from '../order/ledger.js';
+
+const DAY_MS = 24 * 60 * 60_000;
+const DEFAULT_LIMIT = 100;
+// Long enough for a slow run of `limit` gateway calls; released at the end of every run.
+const SWEEP_LOCK_MS = 10 * 60_000;
+/** A pending (NEW) attempt is asked about for this long before the sweep lets it go. */
+const PENDING_WATCH_MS = DAY_MS;
+
+type Summary = Omit<ReconcileSummary, 'busy'>;
+
+const ms = (t: Date | number) => (t instanceof Date ? t.getTime() : t);
+const counted = (summary: Summary, result: DeliveryResult) => {
+  if (result === 'delivered') summary.delivered++;
+  else if (result === 'failed' || result === 'no_store') summary.failed++;
+};
+
+/**
+ * The reconciliation sweep: redelivers money facts whose hook has not resolved, asks the gateway
+ * about attempts left open, and hands on the gateway's charges in the window whose delivery the
+ * store has no record of. Bounded by `limit`; one bad item is counted, never thrown.
+ */
+export async function reconcile(
+  options: ReconcileOptions,
+  ctx: Context,
+): Promise<ReconcileSummary> {
+  const until = options.until === undefined ? ctx.now() : ms(options.until);
+  const since = options.since === undefined ? until - DAY_MS : ms(options.since);
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  if (!(since <= until) || !Number.isFinite(since) || !Number.isFinite(until))
+    throw new TypeError('reconcile: `since` must be a time before `until`');
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new TypeError('reconcile: `limit` must be a positive whole number');
+  const summary: Summary = { checked: 0, delivered: 0, failed: 0, gatewayCalls: 0 };
+  const token = randomBytes(9).toString('base64url');
+  let locked: boolean;
+  try {
+    locked = await ctx.store.setIfAbsent(sweepKeys.lock, token, SWEEP_LOCK_MS);
+  } catch (error) {
+    // Without the store only the gateway's list is left, and nothing can be marked: try later.
+    ctx.logger.error('reconcile: store unavailable; nothing swept', { error });
+    return { ...summary, failed: 1 };
+  }
+  if (!locked) return { ...summary, busy: true };
+  try {
+    try {
+      await drain(ctx, limit, (item) => sweepItem(ctx, item, summary));
+    } catch (error) {
+      summary.failed++;
+      ctx.logger.error('reconcile: the sweep list could not be read', { error });
+    }
+    await sweepGatewayList(ctx, { since, until, limit }, summary);
+  } finally {
+    try {
+      await ctx.store.writeAll([{ key: sweepKeys.lock, delete: true }], {
+        key: sweepKeys.lock,
+        value: token,
+      });
+    } catch (error) {
+      ctx.logger.warn('reconcile: the sweep lock was left to expire', { error });
+    }
+  }
+  ctx.logger.info('reconcile: swept', { ...summary });
+  return summary;
+}
+
+/** One listed item; `true` when it must be looked at again next run. Never throws. */
+async function sweepItem(ctx: Context, item: SweepItem, summary: Summary): Promise<boolean> {
+  summary.checked++;
+  try {
+    return item.kind === 'outbox'
+      ? await redeliver(ctx, item, summary)
+      : await askAboutOrder(ctx, item, summary);
+  } catch (error) {
+    if (classifyGatewayError(error).kind === 'not_gateway') {
+      ctx.logger.error('reconcile: an item failed', { item, error });
+    }
+    summary.failed++;
+    return true;
+  }
+}
+
+/** (a) An outbox entry: its hook is called again (under the fact's lock). */
+async function redeliver(
+  ctx: Context,
+  item: Extract<SweepItem, { kind: 'outbox' }>,
+  summary: Summary,
+): Promise<boolean> {
+  const raw = await ctx.store.get(paymentKeys(item.reference).outbox(item.fact));
+  if (!raw) return false; // delivered, or expired
+  const entry = JSON.parse(raw) as OutboxEntry;
+  const result = await deliver(ctx, entry.fact, {
+    attempt: entry.attempts,
+    enqueue: false,
+    requireStore: true,
+  });
+  counted(summary, result);
+  // Taken meanwhile by a call that had no outbox entry to drop: drop it here.
+  if (result === 'already' || result === 'no_hook')
+    await ctx.store.delete(paymentKeys(item.reference).outbox(item.fact));
+  return result === 'failed' || result === 'busy' || result === 'no_store';
+}
+
+/** (b) An order with attempts left open or unanswered: the gateway says what became of each. */
+async function askAboutOrder(
+  ctx: Context,
+  item: Extract<SweepItem, { kind: 'order' }>,
+  summary: Summary,
+): Promise<boolean> {
+  const raw = await ctx.store.get(orderKeys(item.order).ledger);
+  if (!raw) return false; // the store lost it: the gateway's list finds its charges
+  const ledger = JSON.parse(raw) as Ledger;
+  const age = ctx.now() - item.at;
+  const gateway = await ctx.gateway();
+  let again = false;
+  for (const [n, attempt] of Object.entries(ledger.attempts)) {
+    if (attempt.status !== 'open' && attempt.status !== 'unknown') continue;
+    const merchantReference = attemptReference(item.order, Number(n));
+    let record: LookupRecord | undefined;
+    summary.gatewayCalls++;
+    try {
+      const found = await gateway.reconcile(merchantReference);
+      record = found.found ? found.record : undefined;
+    } catch (error) {
+      if (classifyGatewayError(error).kind === 'not_gateway') throw error;
+      ctx.logger.warn('reconcile: the gateway could not be asked', { merchantReference, error });
+      summary.failed++;
+      again = true;
+      continue;
+    }
+    if (!record) {
+      // Never created, once the grace for a late create has passed.
+      if (age < ctx.reconcileGraceMs) again = true;
+      continue;
+    }
+    const state = stateFromLookup(record);
+    if (!state) {
+      // Still in 3-D Secure: the shopper may yet answer, until the session ends.
+      if (age < ctx.sessionTtlMs + ctx.reconcileGraceMs) again = true;
+      continue;
+    }
+    if (record.status === 'NEW' && age < PENDING_WATCH_MS) again = true;
+    // A refund or reversal of the attempt is the refund use case's fact, not a payment failure.
+    if (record.status === 'REFUNDED' || record.status === 'REVERSED') continue;
+    const kind = factKindOf(state);
+    if (!kind || kind === 'refunded' || !wantsFact(ctx, kind)) continue;
+    const result = await deliver(
+      ctx,
+      {
+        kind,
+        reference: record.reference,
+        event: {
+          reference: record.reference,
+          merchantReference,
+          orderReference: item.order,
+          amount: record.amount,
+          currency: record.currency,
+          state,
+        },
+      },
+      { requireStore: true },
+    );
+    counted(summary, result);
+    if (result === 'busy' || result === 'no_store') again = true;
+  }
+  return again;
+}
+
+const iso = (t: number) => new Date(t).toISOString();
+/** A list this long may have been cut short (the spec names no maximum): its window is halved. */
+const FULL_LIST = 500;
+// Halving a day 24 times leaves 5 ms windows: enough for any burst; only full halves are split.
+const MAX_SPLITS = 24;
+
+type List = NonNullable<Awaited<ReturnType<Context['gateway']>>['lookups']['list']>;
+
+/**
+ * The gateway's transactions created in the window; a window whose answer may be truncated is
+ * asked again in halves. `undefined` when the gateway could not be asked (counted as failed).
+ */
+async function listWindow(
+  ctx: Context,
+  list: List,
+  window: { since: number; until: number },
+  summary: Summary,
+  depth: number,
+): Promise<ListedTransaction[] | undefined> {
+  summary.gatewayCalls++;
+  let listed: ListedTransaction[];
+  try {
+    listed = await list({ fromDate: iso(window.since), toDate: iso(window.until) });
+  } catch (error) {
+    const level = classifyGatewayError(error).kind === 'not_gateway' ? 'error' : 'warn';
+    ctx.logger[level]('reconcile: the gateway’s list could not be read', { error });
+    summary.failed++;
+    return undefined;
+  }
+  if (listed.length < FULL_LIST) return listed;
+  if (depth >= MAX_SPLITS || window.until - window.since < 2) {
+    ctx.logger.warn('reconcile: the gateway’s list may be cut short even for a short window', {
+      since: iso(window.since),
+      until: iso(window.until),
+      listed: listed.length,
+    });
+    return listed;
+  }
+  const middle = Math.floor((window.since + window.until) / 2);
+  const first = await listWindow(
+    ctx,
+    list,
+    { since: window.since, until: middle },
+    summary,
+    depth + 1,
+  );
+  const second = await listWindow(
+    ctx,
+    list,
+    { since: middle + 1, until: window.until },
+    summary,
+    depth + 1,
+  );
+  // A half that could not be read: what the whole window gave is still worth handing over.
+  return first && second ? [...first, ...second] : listed;
+}
+
+/** (c) The gateway's own list: each charge of ours in the window whose delivery is not recorded. */
+async function sweepGatewayList(
+  ctx: Context,
+  window: { since: number; until: number; limit: number },
+  summary: Summary,
+): Promise<void> {
+  if (!wantsFact(ctx, 'completed')) return;
+  const gateway = await ctx.gateway();
+  const list = gateway.lookups.list;
+  if (!list) return;
+  const listed = await listWindow(ctx, list.bind(gateway.lookups), window, summary, 0);
+  if (!listed) return;
+  let hooks = 0;
+  try {
+    for (const txn of listed) {
+      if (hooks >= window.limit) break;
+      if (txn.amount <= 0 || (txn.status !== 'SETTLED' && txn.status !== 'AUTHORIZED')) continue;
+      const attempt = parseAttemptReference(txn.merchantReference ?? '');
+      if (!attempt) continue;
+      summary.checked++;
+      // One read for a charge already handed over (the common case), the lock only for the rest.
+      if (await ctx.store.get(paymentKeys(txn.reference).delivered('completed'))) continue;
+      const fact: Fact = {
+        kind: 'completed',
+        reference: txn.reference,
+        event: {
+          reference: txn.reference,
+          merchantReference: txn.merchantReference!,
+          orderReference: attempt.order,
+          amount: txn.amount,
+          currency: txn.currency,
+          state: {
+            success: true,
+            status: 'approved',
+            reference: txn.reference,
+            message: 'Payment approved.',
+          },
+        },
+      };
+      const result = await deliver(ctx, fact, { requireStore: true });
+      if (result !== 'already') hooks++;
+      counted(summary, result);
+      if (result === 'no_store') return;
+    }
+  } catch (error) {
+    summary.failed++;
+    ctx.logger.error('reconcile: the store failed while reading delivery marks', { error });
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The sweep reads the gateway's list whole, even where the gateway cuts a long list short (the spec
+ * names no maximum; the sandbox answers the latest 1,000): a minute's burst of charges inside a
+ * day's window is asked for in halves until each answer is short.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createContext } from '../src/internal/context.js';
+import { validateOptions } from '../src/internal/validate-options.js';
+import type { CheckoutGateway, ListedTransaction } from '../src/index.js';
+import { reconcile } from '../src/use-cases/reconcile.js';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const notUsed = () => Promise.reject(new Error('not used'));
+
+describe('reconcile(): a gateway list that is cut short', () => {
+  it('1,500 charges within a minute, a list capped at the latest 600: every one handed over once', async () => {
+    const now = 1_800_000_000_000;
+    const charges = Array.from({ length: 1_500 }, (_, i) => ({
+      reference: `G${i}`,
+      merchantReference: `order-${i}-1`,
+      amount: 10_000,
+      currency: 'ZAR',
+      status: 'SETTLED',
+      at: now - 60_000 + i * 40,
+    }));
+    let lists = 0;
+    const gateway = {
+      payments: {
+        create: notUsed,
+        confirm3dsV1: notUsed,
+        confirm3dsV2: notUsed,
+        confirmStep2: notUsed,
+      },
+      lookups: {
+        payment: notUsed,
+        redirect: notUsed,
+        list: async ({ fromDate, toDate }: { fromDate?: string; toDate?: string }) => {
+          lists += 1;
+          const from = Date.parse(fromDate!);
+          const to = Date.parse(toDate!);
+          const inWindow = charges.filter((c) => c.at >= from && c.at <= to);
+          return inWindow.slice(-600) as ListedTransaction[];
+        },
+      },
+      reconcile: notUsed,
+    } as unknown as CheckoutGateway;
+    const handed = new Map<string, number>();
+    const ctx = createContext(
+      validateOptions({
+        gateway,
+        webhookSecret: 'w'.repeat(32),
+        publicUrl: 'https://shop.test/checkout',
+        resolveOrder: () => ({ amount: 1, currency: 'ZAR', reference: 'x' }),
+        onPaymentCompleted: (event: { reference: string }) =>
+          void handed.set(event.reference, (handed.get(event.reference) ?? 0) + 1),
+        logger: silent,
+      }),
+      { now: () => now },
+    );
+    const summary = await reconcile({ limit: 10_000 }, ctx);
+    assert.equal(handed.size, 1_500, JSON.stringify(summary));
+    assert.ok([...handed.values()].every((n) => n === 1));
+    assert.equal(summary.gatewayCalls, lists);
+    assert.ok(lists < 100, `${lists} list calls`);
+    const again = await reconcile({ limit: 10_000 }, ctx);
+    assert.equal(again.delivered, 0);
+  });
+});
