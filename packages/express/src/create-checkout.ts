@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import {
   CheckoutError,
+  type CheckoutActions,
   createCheckoutCore,
   type BodyKind,
   type CheckoutCore,
@@ -12,12 +13,15 @@ import { jsonBody } from './internal/json-body.js';
 import { parserError } from './internal/parser-errors.js';
 import type { CheckoutOptions } from './options.js';
 
+/** The router, with the merchant's actions on the checkout (`checkout.refund(...)`). */
+export type CheckoutRouter = Router & CheckoutActions;
+
 /**
  * The Express router the pg-checkout components talk to: `app.use('/checkout', createCheckout(options))`.
  * Options are validated here, once; a mistake throws a TypeError that names it. Each route is the
  * core's (`@pg-checkout/server`): this file only reads the request and writes the answer.
  */
-export function createCheckout(options: CheckoutOptions): Router {
+export function createCheckout(options: CheckoutOptions): CheckoutRouter {
   const core = createCheckoutCore(options, { name: 'createCheckout' });
   const router = express.Router();
   const readers = bodyReaders(core);
@@ -43,7 +47,7 @@ export function createCheckout(options: CheckoutOptions): Router {
     const route = core.routes.find((r) => r.method === req.method && r.path === req.route?.path);
     send(res, core.fail(route, parserError(error) ?? error, where(req)));
   }) as express.ErrorRequestHandler);
-  return router;
+  return Object.assign(router, { refund: core.refund, refundable: core.refundable });
 }
 
 const where = (req: Request) => ({ method: req.method, path: req.path ?? req.url });

@@ -1,4 +1,4 @@
-export { createCheckout } from './create-checkout.js';
+export { createCheckout, type CheckoutRouter } from './create-checkout.js';
 export type { CheckoutOptions } from './options.js';
 export type {
   CardTestingEvent,
@@ -9,6 +9,12 @@ export type {
   PaymentEvent,
   PaymentMethodName,
   RateLimitOptions,
+  RefundEvent,
+  RefundCommand,
+  RefundFacts,
+  RefundResult,
+  Refundable,
+  RefundErrorCode,
   WebhookEvent,
   PaymentState,
   ThreeDSAction,
@@ -24,4 +30,10 @@ export type {
   MemoryStoreOptions,
   RedisStoreOptions,
 } from '@pg-checkout/server';
-export { CheckoutError, stderrLogger, MemoryStore, RedisStore } from '@pg-checkout/server';
+export {
+  CheckoutError,
+  RefundError,
+  stderrLogger,
+  MemoryStore,
+  RedisStore,
+} from '@pg-checkout/server';

@@ -1,5 +1,5 @@
 import { CheckoutError } from './errors.js';
-import { createCheckoutCore } from './core.js';
+import { createCheckoutCore, type CheckoutActions } from './core.js';
 import type { HttpAnswer, HttpExchange, BodyKind } from './http/exchange.js';
 import type { CheckoutOptions } from './options.js';
 
@@ -31,13 +31,15 @@ const RAW_LIMIT = 256 * 1024;
  * under the path of `publicUrl` (`https://shop.example/checkout` -> `/checkout/...`) and 404 for
  * any other path. Options are validated here, once.
  */
-export function createCheckoutHandler(options: CheckoutHandlerOptions): CheckoutHandler {
+export function createCheckoutHandler(
+  options: CheckoutHandlerOptions,
+): CheckoutHandler & CheckoutActions {
   const { clientAddress, ...checkout } = options;
   const core = createCheckoutCore<Request>(checkout, { name: 'createCheckoutHandler' });
   const mount = new URL(options.publicUrl).pathname.replace(/\/+$/, '');
   const table = core.routes.map((route) => ({ route, match: matcher(route.path) }));
 
-  return async (request, context = {}) => {
+  const handler = async (request: Request, context: HandlerContext = {}): Promise<Response> => {
     const url = new URL(request.url);
     const path = url.pathname.startsWith(`${mount}/`)
       ? url.pathname.slice(mount.length)
@@ -71,6 +73,7 @@ export function createCheckoutHandler(options: CheckoutHandlerOptions): Checkout
     };
     return toResponse(await core.handle(found.route, exchange));
   };
+  return Object.assign(handler, { refund: core.refund, refundable: core.refundable });
 }
 
 /** `/payments/:reference` as a function of a path: its decoded parameters, or `undefined`. */

@@ -1,4 +1,20 @@
-export { createCheckoutCore, type CheckoutCore } from './core.js';
+export { createCheckoutCore, type CheckoutActions, type CheckoutCore } from './core.js';
+export {
+  refund,
+  refundMerchantReference,
+  type RefundCommand,
+  type RefundDeps,
+  type RefundFacts,
+  type RefundResult,
+} from './use-cases/refund.js';
+export {
+  refundable,
+  RefundError,
+  type ListedTransaction,
+  type Refundable,
+  type RefundErrorCode,
+  type RefundGateway,
+} from './use-cases/refundable.js';
 export type {
   CardTestingEvent,
   CheckoutOptions,
@@ -9,6 +25,7 @@ export type {
   PaymentEvent,
   PaymentMethodName,
   RateLimitOptions,
+  RefundEvent,
   WebhookEvent,
 } from './options.js';
 export type { OwnedPaymentState, PaymentState, ThreeDSAction } from './payment-state.js';

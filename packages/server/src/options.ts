@@ -76,6 +76,19 @@ export interface OrderChangedEvent {
   order: { amount: number; currency: string };
 }
 
+/** A refund the gateway completed, handed to `onRefundCompleted` (at least once: idempotent by `merchantReference`). */
+export interface RefundEvent {
+  /** The gateway reference of the payment refunded. */
+  paymentReference: string;
+  /** The refund's merchant reference at the gateway: `refund-<key>`. */
+  merchantReference: string;
+  /** The refund's own gateway reference, when the gateway's record was read. */
+  reference?: string;
+  /** Cents refunded, > 0. */
+  amount: number;
+  currency: string;
+}
+
 /** Limits per client and per instance; see `rateLimit`. */
 export interface RateLimitOptions {
   /** Length of a counting window. Default `60_000`. */
@@ -180,6 +193,11 @@ export interface CheckoutOptions<Req = unknown> {
    * scope and window, not awaited by the shopper's request; counts only, never card data.
    */
   onSuspectedCardTesting?: (event: CardTestingEvent) => void | Promise<void>;
+  /**
+   * A refund made with `checkout.refund()` that the gateway completed (not a pending one: that one's
+   * completion comes as a webhook). Called at least once; a throw is logged, the refund stands.
+   */
+  onRefundCompleted?: (event: RefundEvent) => void | Promise<void>;
   /** A verified, de-duplicated webhook. Throwing makes the route answer 5xx so the gateway retries. */
   onWebhook?: (event: WebhookEvent) => void | Promise<void>;
   /** Where log lines go; card data is redacted first. Default: warnings and errors to stderr. */

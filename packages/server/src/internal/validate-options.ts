@@ -20,6 +20,7 @@ const KNOWN_KEYS = [
   'onPaymentPending',
   'onOrderChanged',
   'onSuspectedCardTesting',
+  'onRefundCompleted',
   'onWebhook',
   'logger',
   'environment',
@@ -159,6 +160,7 @@ const schema = z.strictObject({
   onPaymentPending: fn.optional(),
   onOrderChanged: fn.optional(),
   onSuspectedCardTesting: fn.optional(),
+  onRefundCompleted: fn.optional(),
   onWebhook: fn.optional(),
   logger: z
     .looseObject(

@@ -96,8 +96,7 @@ export function lookupRoutes(ctx: Ctx): Router {
     if (paymentReference !== undefined) {
       const payment = ctx.store.get(paymentReference);
       pool = payment ? [payment, ...ctx.store.refundsOf(paymentReference)] : [];
-    }
-    else pool = ctx.store.txns.values();
+    } else pool = ctx.store.txns.values();
     const out: Txn[] = [];
     for (const t of pool) {
       if (merchantReference !== undefined && t.merchantReference !== merchantReference) continue;
