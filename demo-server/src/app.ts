@@ -252,57 +252,65 @@ async function startWith(
       );
   };
 
-  app.use(
-    '/checkout',
-    createCheckout({
-      gateway: client,
-      webhookSecret: credentials.secret,
-      publicUrl: `${origin}/checkout`,
-      environment: 'development',
-      resolveOrder,
-      methods: ['card', 'hosted', 'eft', 'redirect'],
-      // Authorize at checkout, capture from the back office when the order ships.
-      autoExecute: false,
-      redirectUrls: {
-        success: `${origin}/result?outcome=success`,
-        cancel: `${origin}/result?outcome=cancel`,
-        error: `${origin}/result?outcome=error`,
+  const checkout = createCheckout({
+    gateway: client,
+    webhookSecret: credentials.secret,
+    publicUrl: `${origin}/checkout`,
+    environment: 'development',
+    resolveOrder,
+    methods: ['card', 'hosted', 'eft', 'redirect'],
+    // Authorize at checkout, capture from the back office when the order ships.
+    autoExecute: false,
+    redirectUrls: {
+      success: `${origin}/result?outcome=success`,
+      cancel: `${origin}/result?outcome=cancel`,
+      error: `${origin}/result?outcome=error`,
+    },
+    ...(options.rateLimitPerIp === undefined
+      ? {}
+      : {
+          rateLimit: options.rateLimitPerIp === false ? false : { perIp: options.rateLimitPerIp },
+        }),
+    // Saved cards belong to the browser session (a signed cookie), across its orders.
+    savedCards: {
+      shopperId: (req) => {
+        const session = sessionOf(req);
+        // Dashed like every id the shop makes: no long digit run reaches a log (ids.ts).
+        return session ? `demo-${session.slice(0, 32).match(/.{8}/g)!.join('-')}` : undefined;
       },
-      ...(options.rateLimitPerIp === undefined
-        ? {}
-        : {
-            rateLimit: options.rateLimitPerIp === false ? false : { perIp: options.rateLimitPerIp },
-          }),
-      // Saved cards belong to the browser session (a signed cookie), across its orders.
-      savedCards: {
-        shopperId: (req) => {
-          const session = sessionOf(req);
-          // Dashed like every id the shop makes: no long digit run reaches a log (ids.ts).
-          return session ? `demo-${session.slice(0, 32).match(/.{8}/g)!.join('-')}` : undefined;
-        },
-      },
-      logger,
-      onPaymentCompleted: (e) => recordPayment(e, 'paid'),
-      onPaymentFailed: (e) => recordPayment(e, 'failed'),
-      onPaymentPending: (e) => recordPayment(e, 'pending'),
-      onWebhook: async (event) => {
-        if (event.type === 'payment') {
-          // The hash covers the reference only: the gateway's record and the shop's own table of
-          // its payments decide, never the payload.
-          await handlePaymentWebhook(event, orders, log);
-          return;
-        }
-        webhookLog.add({
-          receivedAt: new Date(),
-          kind: 'payout',
-          verified: true,
-          reference: String(event.payload.payoutId),
-          amount: event.payload.totalAmount,
-        });
-        log(`[shop] webhook payout verified`);
-      },
-    }),
-  );
+    },
+    logger,
+    onPaymentCompleted: (e) => recordPayment(e, 'paid'),
+    onPaymentFailed: (e) => recordPayment(e, 'failed'),
+    onPaymentPending: (e) => recordPayment(e, 'pending'),
+    onWebhook: async (event) => {
+      if (event.type === 'payment') {
+        // The hash covers the reference only: the gateway's record and the shop's own table of
+        // its payments decide, never the payload.
+        await handlePaymentWebhook(event, orders, log);
+        return;
+      }
+      webhookLog.add({
+        receivedAt: new Date(),
+        kind: 'payout',
+        verified: true,
+        reference: String(event.payload.payoutId),
+        amount: event.payload.totalAmount,
+      });
+      log(`[shop] webhook payout verified`);
+    },
+    // A refund made from the back office that the gateway completed: a payment refunded in full
+    // (the gateway's record says REFUNDED) refunds its order. Idempotent, as hooks must be.
+    onRefundCompleted: async (e) => {
+      log(`[shop] refund ${e.merchantReference} of ${e.paymentReference} completed`);
+      const order = await orders.byPayment(e.paymentReference);
+      if (!order) return;
+      const { payment } = await checkout.refundable(e.paymentReference);
+      if (payment.status === 'REFUNDED' && (await orders.markRefunded(order.id, payment.reference)))
+        log(`[shop] ${order.reference} refunded (${payment.reference})`);
+    },
+  });
+  app.use('/checkout', checkout);
 
   // The demo's own JSON API: the cart (quantity only; the server owns the price).
   app.get('/api/cart', async (req, res) => {
@@ -365,7 +373,10 @@ async function startWith(
   pages.get('/test-cards', (_req, res) =>
     res.type('html').send(testCardsPage(String(res.locals.nonce))),
   );
-  pages.use('/admin', adminRouter({ client, auth: adminAuth(adminPassword), orders, actions }));
+  pages.use(
+    '/admin',
+    adminRouter({ client, auth: adminAuth(adminPassword), orders, actions, refunds: checkout }),
+  );
   app.use(pages);
 
   app.use('/assets', express.static(join(webDist, 'assets'), { immutable: true, maxAge: '1y' }));
