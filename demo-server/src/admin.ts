@@ -15,7 +15,7 @@ import {
   type BackOfficeActions,
 } from './back-office-actions.js';
 import { escapeHtml, formatAmount, page } from './html.js';
-import type { Order, OrderStore } from './orders.js';
+import { chargedForOther, type Order, type OrderStore } from './orders.js';
 import { webhookLog, type WebhookEntry } from './webhook-log.js';
 
 interface ListedTransaction {
@@ -118,7 +118,7 @@ function orderRow(o: Order): string {
 <td>${escapeHtml(o.createdAt.toISOString())}</td>
 <td>${escapeHtml(items)}</td>
 <td>${escapeHtml(formatAmount(o.total, o.currency))}</td>
-<td data-order-status="${escapeHtml(o.status)}">${escapeHtml(o.status)}</td>
+<td data-order-status="${escapeHtml(o.status)}">${escapeHtml(o.status === 'changed' ? chargedForOther(o) : o.status)}</td>
 <td>${charged}</td>
 </tr>`;
 }

@@ -28,6 +28,7 @@ import { handlePaymentWebhook } from './notifications.js';
 import {
   cartLines,
   cartTotal,
+  chargedForOther,
   CURRENCY,
   MAX_QUANTITY,
   OrderStore,
@@ -75,7 +76,7 @@ function cartView(order: Order | undefined) {
     quantity: lines[0]?.quantity ?? 1,
     amount: order?.total ?? cartTotal(lines),
     currency: order?.currency ?? CURRENCY,
-    /** open: the cart can change; paid or refunded: it is frozen, and a change starts a new order. */
+    /** open: the cart can change; paid, changed or refunded: it is frozen, and a change starts a new order. */
     status: order?.status ?? 'open',
     /** The order's reference once the shopper has one (only this browser's session sees it). */
     ...(order ? { order: order.reference } : {}),
@@ -246,6 +247,8 @@ async function startWith(
       amount: e.amount,
       currency: e.currency,
     });
+    if (outcome === 'changed')
+      log(`[shop] WARN ${order.reference} ${chargedForOther((await orders.byId(order.id))!)}`);
     if (outcome === 'second-payment')
       log(
         `[shop] WARN ${order.reference} was already paid by ${order.paid?.reference}; ${e.reference} is a second charge to refund`,

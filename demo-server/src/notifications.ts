@@ -79,6 +79,10 @@ export async function handlePaymentWebhook(
       currency: record.currency,
     });
     if (outcome === 'paid') log(`[shop] ${order.reference} paid by ${reference} (webhook)`);
+    if (outcome === 'changed')
+      log(
+        `[shop] WARN ${order.reference} charged ${formatAmount(record.amount, record.currency)} for ${formatAmount(order.total, order.currency)} (webhook): refund or collect the rest`,
+      );
     if (outcome === 'second-payment')
       log(
         `[shop] WARN ${order.reference} was already paid by ${order.paid?.reference}; ${reference} is a second charge to refund`,
