@@ -35,11 +35,11 @@ test('case 3: an order whose total changed during the challenge is charged, not 
 
   const callback = await completeChallenge(started.threeDS, '1234');
   assert.equal(callback.status, 200);
-  const status = await (
+  const status = (await (
     await shopper.call(`/checkout/payments/${started.reference}`, {
       headers: { 'x-pg-client-secret': started.clientSecret },
     })
-  ).json();
+  ).json()) as { code?: string };
   assert.equal(status.code, 'order_changed', 'the checkout answers order_changed');
 
   const result = await shopper.result();
