@@ -19,7 +19,7 @@ import { elementsDist, repoRoot, webDist } from './build.js';
 import type { DemoConfig } from './config.js';
 import { ShopperSessions } from './cookies.js';
 import { cspMiddleware, withNonce } from './csp.js';
-import { openDatabase, type Database } from './db.js';
+import { openDatabase, type Database, type DatabaseConfig } from './db.js';
 import { errorHandler } from './errors.js';
 import { describeMeta, safeLine } from './log.js';
 import { page } from './html.js';
@@ -41,7 +41,9 @@ import { scriptTagPage, testCardsPage } from './pages.js';
 import { paymentResultRoute } from './payment-result.js';
 import { webhookLog } from './webhook-log.js';
 
-export interface DemoOptions extends DemoConfig {
+export interface DemoOptions extends Omit<DemoConfig, 'database'> {
+  /** Where the orders are kept, or a database already open (tests wrap one to make it fail). */
+  database: DatabaseConfig | Database;
   /** Where the servers' log lines go (the e2e tests collect them to scan for card data). */
   log?: (line: string) => void;
 }
@@ -103,7 +105,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     error: (msg, meta) => line('ERROR ', msg, meta),
   };
 
-  const db = await openDatabase(options.database);
+  const db = 'query' in options.database ? options.database : await openDatabase(options.database);
   try {
     return await startWith(db, options, log, logger);
   } catch (err) {
@@ -288,9 +290,9 @@ async function startWith(
     onPaymentPending: (e) => recordPayment(e, 'pending'),
     onWebhook: async (event) => {
       if (event.type === 'payment') {
-        // The hash covers the reference only: the gateway's record and the shop's own table of
-        // its payments decide, never the payload.
-        await handlePaymentWebhook(event, orders, log);
+        // The hash covers the reference only: the gateway's record decides, and the order is the
+        // one the shop recorded the payment for, or the verified order of its merchant reference.
+        await handlePaymentWebhook(event, { orders, client, log });
         return;
       }
       webhookLog.add({

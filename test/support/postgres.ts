@@ -15,6 +15,10 @@ export interface Postgres {
   url: string;
   /** Makes a new, empty database and answers its URL. */
   createDatabase(name: string): string;
+  /** Stops the server (`pg_ctl stop`), keeping its data, as an outage would. */
+  halt(): void;
+  /** Starts it again on the same port and data after `halt()`. */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -92,11 +96,14 @@ export async function startPostgres(): Promise<Postgres> {
   const data = join(dir, 'data');
   const port = await freePort();
   asPostgres(`${quote(join(bin, 'initdb'))} -D ${quote(data)} -A trust -U postgres --no-sync`);
-  asPostgres(
-    `${quote(join(bin, 'pg_ctl'))} -D ${quote(data)} -l ${quote(join(dir, 'server.log'))} -w -t 60 ` +
-      `-o ${quote(`-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off`)} start`,
-  );
+  const start = () =>
+    asPostgres(
+      `${quote(join(bin, 'pg_ctl'))} -D ${quote(data)} -l ${quote(join(dir, 'server.log'))} -w -t 60 ` +
+        `-o ${quote(`-k ${dir} -p ${port} -c listen_addresses=127.0.0.1 -c fsync=off`)} start`,
+    );
+  start();
   let stopped = false;
+  let halted = false;
   const base = `postgres://postgres@127.0.0.1:${port}`;
   return {
     url: `${base}/postgres`,
@@ -109,11 +116,19 @@ export async function startPostgres(): Promise<Postgres> {
       );
       return `${base}/${name}`;
     },
+    halt() {
+      asPostgres(`${quote(join(bin, 'pg_ctl'))} -D ${quote(data)} -m fast -w stop`);
+      halted = true;
+    },
+    resume() {
+      start();
+      halted = false;
+    },
     async stop() {
       if (stopped) return;
       stopped = true;
       try {
-        asPostgres(`${quote(join(bin, 'pg_ctl'))} -D ${quote(data)} -m fast -w stop`);
+        if (!halted) asPostgres(`${quote(join(bin, 'pg_ctl'))} -D ${quote(data)} -m fast -w stop`);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemo, type RunningDemo } from '../../src/app.js';
-import type { DatabaseConfig } from '../../src/db.js';
+import type { Database, DatabaseConfig } from '../../src/db.js';
 
 export const ADMIN_PASSWORD = 'demo test password';
 
@@ -18,7 +18,7 @@ export interface TestDemo extends RunningDemo {
  */
 export async function startTestDemo(
   gateway: { baseUrl: string; token: string; secret: string },
-  database?: DatabaseConfig,
+  database?: DatabaseConfig | Database,
 ): Promise<TestDemo> {
   const dir = database ? undefined : mkdtempSync(join(tmpdir(), 'pg-checkout-demo-test-'));
   const logs: string[] = [];
