@@ -89,16 +89,17 @@ function actions(t: ListedTransaction, csrf: string, view: RefundView | undefine
     return `${checking}<span>Refundable amount unknown: the gateway could not be asked.</span>`;
   const pending = r.pending > 0 ? `, ${formatAmount(r.pending, r.currency)} pending` : '';
   const summary = `<span data-refundable="${r.left}">${escapeHtml(formatAmount(r.left, r.currency))} left of ${escapeHtml(formatAmount(r.amount, r.currency))}${escapeHtml(pending)}</span>`;
-  if (r.left <= 0) return `${checking}${summary}`;
+  if (r.left <= 0) return `${summary}${checking}`;
   const id = `refund-${ref}`;
-  return `${checking}${summary}
+  // The new refund's form comes first: a sent one still checking follows with its own key.
+  return `${summary}
 <form method="post" action="/admin/payments/${ref}/refund" class="refund">
   <label for="${id}">Refund amount (blank: all)</label>
   <input id="${id}" name="amount" inputmode="decimal" size="8" placeholder="${escapeHtml(written(r.left))}">
   <input type="hidden" name="currency" value="${escapeHtml(t.currency)}">
   ${hidden}
   <button>Refund</button>
-</form>`;
+</form>${checking}`;
 }
 
 function verification(w: WebhookEntry): string {
@@ -370,7 +371,7 @@ export function adminRouter({ client, auth, orders, actions: forms, refunds }: A
       switch (result.status) {
         case 'refunded':
           await forms.finish(key, 'done');
-          return back(res, `Refund of ${money} of ${reference} done.`);
+          return back(res, `Refund of ${reference} done (${money}).`);
         case 'pending':
           await forms.finish(key, 'pending', result.message);
           return back(res, `Refund of ${reference} is pending: ${result.message}`);
