@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
@@ -12,6 +10,7 @@ import {
   submitForm,
   type AdminSession,
 } from '../../test/support/admin.js';
+import { startLossyGateway, type LossyGateway } from '../../test/support/lossy-gateway.js';
 import { startTestDemo, type TestDemo } from './helpers/demo.js';
 
 // Issue 26, case 4: a refund whose answer was lost is never refunded again. The shop talks to the
@@ -19,64 +18,15 @@ import { startTestDemo, type TestDemo } from './helpers/demo.js';
 // fail the lookups of refund references, as a network that drops answers would.
 
 let sandbox: Sandbox;
-let proxy: Server;
+let proxy: LossyGateway;
 let demo: TestDemo;
 let admin: AdminSession;
 let client: GatewayClient;
-/** Lose the next refund's answer (after the sandbox processed it). */
-let loseRefundAnswer = false;
-/** Answer 503 to lookups of refund merchant references. */
-let blindLookups = false;
-
-/** Forwards to the sandbox byte for byte (Host kept: the signature covers the URL the shop used). */
-function startProxy(target: URL): Promise<Server> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      if (blindLookups && path.startsWith('/pg/api/v2/payment/lookup/merchantReference/refund-')) {
-        res.writeHead(503, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ success: false, message: 'unavailable', code: -1 }));
-        return;
-      }
-      const lose = loseRefundAnswer && req.method === 'POST' && /\/refund$/.test(path);
-      if (lose) loseRefundAnswer = false;
-      const upstream = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          path,
-          method: req.method,
-          headers: req.headers,
-        },
-        (answer) => {
-          const body: Buffer[] = [];
-          answer.on('data', (c: Buffer) => body.push(c));
-          answer.on('end', () => {
-            if (lose) {
-              // Processed at the gateway; the answer never reaches the shop.
-              blindLookups = true;
-              req.socket.destroy();
-              return;
-            }
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(Buffer.concat(body));
-          });
-        },
-      );
-      upstream.on('error', () => req.socket.destroy());
-      upstream.end(Buffer.concat(chunks));
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 before(async () => {
   sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
-  proxy = await startProxy(new URL(sandbox.url));
-  const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-  demo = await startTestDemo({ baseUrl: proxyUrl, token: sandbox.token, secret: sandbox.secret });
+  proxy = await startLossyGateway(sandbox.url);
+  demo = await startTestDemo({ baseUrl: proxy.url, token: sandbox.token, secret: sandbox.secret });
   admin = await adminSession(demo.shop);
   client = new GatewayClient({
     baseUrl: sandbox.url,
@@ -86,8 +36,7 @@ before(async () => {
 });
 after(async () => {
   await demo?.close();
-  proxy?.closeAllConnections();
-  await new Promise((r) => proxy?.close(r));
+  await proxy?.close();
   await sandbox?.close();
 });
 
@@ -134,7 +83,7 @@ test('case 4: a refund whose answer was lost shows "checking", offers only what 
   const send = (fields: Record<string, string>) =>
     submitForm(demo.url, admin, `/admin/payments/${reference}/refund`, fields);
 
-  loseRefundAnswer = true;
+  proxy.loseNextRefundAnswer();
   assert.equal(await send({ ...form, amount: '20,00' }), 303);
   assert.equal(await refundedAtGateway(reference), 2_000, 'R 20,00 reached the gateway');
 
@@ -154,7 +103,7 @@ test('case 4: a refund whose answer was lost shows "checking", offers only what 
   assert.equal(await refundedAtGateway(reference), 2_000);
 
   // The gateway answers again: the reload finds the form's refund by its reference.
-  blindLookups = false;
+  proxy.blindLookups = false;
   page = await backOfficePage(demo.url, admin);
   cell = actionsOf(page, reference);
   assert.doesNotMatch(cell, /data-refund-checking/);
