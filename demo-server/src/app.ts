@@ -26,6 +26,7 @@ import { page } from './html.js';
 import { networkOf, WindowLimit } from './limits.js';
 import { handlePaymentWebhook } from './notifications.js';
 import {
+  amountIn,
   cartLines,
   cartTotal,
   chargedForOther,
@@ -60,9 +61,6 @@ export interface RunningDemo {
   database: { kind: Database['kind']; where: string };
   close(): Promise<void>;
 }
-
-/** Exchange rate for the "other currency" option, which pays in USD on the hosted page. */
-const ZAR_PER_USD = 18.5;
 
 /**
  * The order an anonymous visitor sees before acting (GET {mount}/config shows its amount). It is
@@ -204,10 +202,10 @@ async function startWith(
       order = (await orders.ensure(sessions.ensure(req, req.res!), cartLines(1))).order;
     }
     const amount = order?.total ?? cartTotal(cartLines(1));
-    const hosted = req.path === '/hosted';
+    const currency = req.path === '/hosted' ? 'USD' : CURRENCY;
     return {
-      amount: hosted ? Math.round(amount / ZAR_PER_USD) : amount,
-      currency: hosted ? 'USD' : CURRENCY,
+      amount: amountIn(amount, currency)!,
+      currency,
       reference: order?.reference ?? PREVIEW_REFERENCE,
       consumer: {
         name: 'Thandi',

@@ -57,6 +57,16 @@ export const cartTotal = (lines: readonly CartLine[]): number =>
 
 export const orderReference = (id: string): string => `order-${id}`;
 
+/** Exchange rate for the "other currency" option, which pays in USD on the hosted page. */
+const ZAR_PER_USD = 18.5;
+
+/** What an order of `total` ZAR cents costs in a currency the shop takes; undefined for any other. */
+export function amountIn(total: number, currency: string): number | undefined {
+  if (currency === CURRENCY) return total;
+  if (currency === 'USD') return Math.round(total / ZAR_PER_USD);
+  return undefined;
+}
+
 /** How the back office words a `changed` order: what was charged against what the order comes to. */
 export function chargedForOther(order: Order): string {
   const charged = order.paid ? formatAmount(order.paid.amount, order.paid.currency) : '?';
@@ -242,7 +252,10 @@ export class OrderStore {
       if (row.paid_reference) {
         return row.paid_reference === charged.reference ? 'already' : 'second-payment';
       }
-      const matches = Number(row.total) === charged.amount && row.currency === charged.currency;
+      // The order's total at this moment, in the currency charged (the hosted page pays in USD).
+      const matches =
+        row.currency === CURRENCY &&
+        amountIn(Number(row.total), charged.currency) === charged.amount;
       await tx.query(
         `UPDATE orders SET status = $5, paid_reference = $2, paid_amount = $3,
            paid_currency = $4, paid_at = clock_timestamp(), updated_at = clock_timestamp()

@@ -172,10 +172,12 @@ export function paymentResultRoute(deps: {
           currency: paid.currency,
         });
         if (outcome === 'paid') log(`[shop] ${order.reference} paid by ${paid.reference} (lookup)`);
-        if (outcome === 'changed') {
-          const now = await orders.byId(order.id);
-          log(`[shop] WARN ${order.reference} ${chargedForOther(now!)} (lookup)`);
-          res.json(changedResult(now!));
+        // Whoever marked it (this lookup, or a hook at the same moment), the order now says.
+        const now = await orders.byId(order.id);
+        if (now?.status === 'changed' && now.paid) {
+          if (outcome === 'changed')
+            log(`[shop] WARN ${order.reference} ${chargedForOther(now)} (lookup)`);
+          res.json(changedResult(now));
           return;
         }
       }

@@ -69,3 +69,40 @@ test('case 3: the same total charged is paid', async () => {
   );
   assert.equal(row?.status, 'paid');
 });
+
+test('case 3: the hosted page’s USD charge of the order’s total (at the shop’s rate) is paid', async () => {
+  const shopper = new Shopper(demo.url);
+  await shopper.setQuantity(1);
+  const started = (await (
+    await shopper.call('/checkout/hosted', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: demo.url },
+      body: '{}',
+    })
+  ).json()) as { reference: string };
+  assert.ok(started.reference, JSON.stringify(started));
+  const paid = await fetch(`${sandbox.url}/pay/${started.reference}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      number: '4111111111111111',
+      cardHolder: 'Thandi Nkosi',
+      expiryMonth: '12',
+      expiryYear: String(new Date().getUTCFullYear() + 3),
+      cvv: '123',
+    }),
+    redirect: 'manual',
+  });
+  assert.ok(paid.status < 400, `the hosted page took the card (${paid.status})`);
+  assert.deepEqual(await shopper.result(), { state: 'paid', amount: 805, currency: 'USD' });
+  // The webhook's hook and the result page's lookup both mark it: paid either way.
+  for (
+    let i = 0;
+    i < 100 && !demo.logs.some((l) => l.includes(`${started.reference} completed`));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 50));
+  const cart = (await (await shopper.call('/api/cart')).json()) as { status: string };
+  assert.equal(cart.status, 'paid');
+  assert.deepEqual(await shopper.result(), { state: 'paid', amount: 805, currency: 'USD' });
+});
