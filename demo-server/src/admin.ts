@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { RefundError, type CheckoutRouter, type Refundable } from '@pg-checkout/express';
 import {
-  DuplicateReferenceError,
   GatewayConnectionError,
   GatewayTimeoutError,
   RequestRejectedError,
@@ -11,10 +11,11 @@ import {
   FORM_KEY,
   newFormKey,
   refundReference,
+  type BackOfficeAction,
   type BackOfficeActions,
 } from './back-office-actions.js';
 import { escapeHtml, formatAmount, page } from './html.js';
-import type { Order, OrderStore } from './orders.js';
+import { chargedForOther, type Order, type OrderStore } from './orders.js';
 import { webhookLog, type WebhookEntry } from './webhook-log.js';
 
 interface ListedTransaction {
@@ -31,6 +32,8 @@ interface ListedTransaction {
 const REFERENCE = /^[A-Za-z0-9_.:-]{1,99}$/;
 /** Orders shown in the back office, newest first. */
 const ORDERS_SHOWN = 50;
+/** Settled payments whose refundable amount the page asks the gateway for (two reads each), newest first. */
+const REFUNDABLE_SHOWN = 50;
 
 /**
  * Cents from the back office's amount input, "12,34" as the table writes it or "12.34"; undefined when
@@ -50,8 +53,28 @@ function statusLabel(t: ListedTransaction): string {
 
 const written = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
 
+/** What the page knows of a settled payment's refunds: the gateway's records, and forms still checking. */
+interface RefundView {
+  /** From the gateway's lookup and list; undefined when the gateway could not be asked. */
+  refundable?: Refundable;
+  /** Refund forms sent whose outcome the gateway does not show yet. */
+  checking: BackOfficeAction[];
+}
+
+/** A refund form sent whose answer was lost: "checking", and the same form (same key) to send again. */
+function checkingLine(t: ListedTransaction, a: BackOfficeAction, csrf: string): string {
+  const amount = formatAmount(a.amount ?? 0, a.currency ?? t.currency);
+  return `<form method="post" action="/admin/payments/${escapeHtml(t.reference)}/refund" class="refund" data-refund-checking="${escapeHtml(a.key)}">
+  <span>Refund of ${escapeHtml(amount)}: checking (its answer was lost; the gateway does not show it yet)</span>
+  <input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">
+  <input type="hidden" name="key" value="${escapeHtml(a.key)}">
+  <input type="hidden" name="amount" value="${escapeHtml(written(a.amount ?? 0))}">
+  <button>Check again</button>
+</form>`;
+}
+
 /** A payment's forms; each drawn with its own idempotency key, so a repeated submit is one request. */
-function actions(t: ListedTransaction, csrf: string, refunded: number): string {
+function actions(t: ListedTransaction, csrf: string, view: RefundView | undefined): string {
   const ref = escapeHtml(t.reference);
   const hidden = `<input type="hidden" name="_csrf" value="${escapeHtml(csrf)}">
   <input type="hidden" name="key" value="${newFormKey()}">`;
@@ -59,19 +82,24 @@ function actions(t: ListedTransaction, csrf: string, refunded: number): string {
   if (t.status === 'AUTHORIZED') {
     return `<form method="post" action="/admin/payments/${ref}/execute">${hidden}<button>Execute</button></form>`;
   }
-  if (t.status === 'SETTLED') {
-    const left = t.amount - refunded;
-    if (left <= 0) return '';
-    const id = `refund-${ref}`;
-    return `<form method="post" action="/admin/payments/${ref}/refund" class="refund">
+  if (t.status !== 'SETTLED' || !view) return '';
+  const checking = view.checking.map((a) => checkingLine(t, a, csrf)).join('\n');
+  const r = view.refundable;
+  if (!r)
+    return `${checking}<span>Refundable amount unknown: the gateway could not be asked.</span>`;
+  const pending = r.pending > 0 ? `, ${formatAmount(r.pending, r.currency)} pending` : '';
+  const summary = `<span data-refundable="${r.left}">${escapeHtml(formatAmount(r.left, r.currency))} left of ${escapeHtml(formatAmount(r.amount, r.currency))}${escapeHtml(pending)}</span>`;
+  if (r.left <= 0) return `${summary}${checking}`;
+  const id = `refund-${ref}`;
+  // The new refund's form comes first: a sent one still checking follows with its own key.
+  return `${summary}
+<form method="post" action="/admin/payments/${ref}/refund" class="refund">
   <label for="${id}">Refund amount (blank: all)</label>
-  <input id="${id}" name="amount" inputmode="decimal" size="8" placeholder="${escapeHtml(written(left))}">
+  <input id="${id}" name="amount" inputmode="decimal" size="8" placeholder="${escapeHtml(written(r.left))}">
   <input type="hidden" name="currency" value="${escapeHtml(t.currency)}">
   ${hidden}
   <button>Refund</button>
-</form>`;
-  }
-  return '';
+</form>${checking}`;
 }
 
 function verification(w: WebhookEntry): string {
@@ -91,14 +119,14 @@ function orderRow(o: Order): string {
 <td>${escapeHtml(o.createdAt.toISOString())}</td>
 <td>${escapeHtml(items)}</td>
 <td>${escapeHtml(formatAmount(o.total, o.currency))}</td>
-<td data-order-status="${escapeHtml(o.status)}">${escapeHtml(o.status)}</td>
+<td data-order-status="${escapeHtml(o.status)}">${escapeHtml(o.status === 'changed' ? chargedForOther(o) : o.status)}</td>
 <td>${charged}</td>
 </tr>`;
 }
 
 function renderList(
   transactions: ListedTransaction[],
-  refunded: Map<string, number>,
+  refunds: Map<string, RefundView>,
   orders: { orders: Order[]; count: number },
   csrf: string,
   notice?: string,
@@ -112,7 +140,7 @@ function renderList(
 <td>${escapeHtml(t.paymentMethod ?? '')}</td>
 <td>${escapeHtml(formatAmount(t.amount, t.currency))}</td>
 <td data-status="${escapeHtml(statusLabel(t))}">${escapeHtml(statusLabel(t))}</td>
-<td>${actions(t, csrf, refunded.get(t.reference) ?? 0)}</td>
+<td>${actions(t, csrf, refunds.get(t.reference))}</td>
 </tr>`,
     )
     .join('\n');
@@ -162,6 +190,9 @@ const alreadyExecuted = (reference: string) =>
 const alreadyRefunded = (reference: string) =>
   `This refund of ${reference} was already sent (the form was submitted twice); nothing more was refunded.`;
 
+const checkingNotice = (reference: string, amount: string) =>
+  `Refund of ${amount} of ${reference}: checking. The gateway's answer was lost and it does not show the refund yet; this page looks it up again, and sending the same form again never refunds twice.`;
+
 const sessionOf = (res: Response) => res.locals.adminSession as AdminSession;
 
 /** The gateway's answer may leave the outcome unknown: then the form may be sent again as it is. */
@@ -173,6 +204,8 @@ export interface AdminDeps {
   auth: ReturnType<typeof adminAuth>;
   orders: OrderStore;
   actions: BackOfficeActions;
+  /** The checkout's refund use case: once per form key, what is left from the gateway's records. */
+  refunds: Pick<CheckoutRouter, 'refund' | 'refundable'>;
 }
 
 /**
@@ -182,7 +215,7 @@ export interface AdminDeps {
  * double click, a retried post) asks the gateway once, and a refund's key is its merchant
  * reference at the gateway, which refuses a second refund with it.
  */
-export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps): Router {
+export function adminRouter({ client, auth, orders, actions: forms, refunds }: AdminDeps): Router {
   const router = express.Router();
   router.use(auth.routes, auth.requireSession, auth.requireCsrf);
 
@@ -190,9 +223,11 @@ export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps)
     const session = sessionOf(res);
     const list = await client.lookups.list({});
     const transactions = [...(list as ListedTransaction[])].reverse();
-    const refunded = await forms.refundedSoFar(
-      transactions.filter((t) => t.status === 'SETTLED').map((t) => t.reference),
-    );
+    const settled = transactions
+      .filter((t) => t.status === 'SETTLED' && t.amount > 0)
+      .slice(0, REFUNDABLE_SHOWN)
+      .map((t) => t.reference);
+    const refundViews = await refundViewsOf(settled);
     const recent = await orders.recent(ORDERS_SHOWN);
     const nonce = String(res.locals.nonce ?? '');
     const notice = session.notice;
@@ -201,10 +236,40 @@ export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps)
       page({
         title: 'Back office',
         nonce,
-        body: renderList(transactions, refunded, recent, session.csrf, notice),
+        body: renderList(transactions, refundViews, recent, session.csrf, notice),
       }),
     );
   });
+
+  /**
+   * Each settled payment's refunds as the gateway records them, after looking up the merchant
+   * reference of every refund form whose answer was lost: found, it is settled; not found, checking.
+   */
+  async function refundViewsOf(payments: string[]): Promise<Map<string, RefundView>> {
+    const unsettled = await forms.unsettledRefunds(payments);
+    const checking = new Map<string, BackOfficeAction[]>();
+    await Promise.all(
+      unsettled.map(async (a) => {
+        const found = await client.reconcile(refundReference(a.key)).catch(() => undefined);
+        if (found?.found && found.record.amount < 0) {
+          const pending = found.record.pending === true || found.record.status === 'NEW';
+          await forms.finish(a.key, pending ? 'pending' : 'done', 'found by its reference');
+          return;
+        }
+        checking.set(a.paymentReference, [...(checking.get(a.paymentReference) ?? []), a]);
+      }),
+    );
+    const views = await Promise.all(
+      payments.map(async (reference): Promise<[string, RefundView]> => {
+        const refundable = await refunds.refundable(reference).catch(() => undefined);
+        return [
+          reference,
+          { ...(refundable ? { refundable } : {}), checking: checking.get(reference) ?? [] },
+        ];
+      }),
+    );
+    return new Map(views);
+  }
 
   // What an action did is shown once on the next page, kept in the session rather than the URL.
   const back = (res: Response, notice: string) => {
@@ -272,55 +337,59 @@ export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps)
       return back(res, RELOAD);
     if (sent?.state === 'done' || sent?.state === 'pending')
       return back(res, alreadyRefunded(reference));
-    let record;
-    try {
-      record = await client.lookups.payment(reference);
-    } catch (err) {
-      return back(res, `Refund failed: ${(err as Error).message}`);
+    // A form whose first submit has no known outcome asks again exactly what it asked then; "all"
+    // is what the gateway's records leave, fixed now so the form's row says what it asked.
+    let amount = (sent?.state === 'sent' ? sent.amount : undefined) ?? asked;
+    let currency = sent?.currency;
+    if (amount === undefined || currency === undefined) {
+      try {
+        const now = await refunds.refundable(reference);
+        amount ??= now.left;
+        currency = now.currency;
+      } catch (err) {
+        return back(res, `Refund failed: ${(err as Error).message}`);
+      }
     }
-    // "All" is what is left after this back office's refunds: sent as an amount, so it carries the
-    // form's reference like a partial refund does. A form whose first submit has no known outcome
-    // asks again exactly what it asked then (the gateway refuses it if the first went through).
-    const amount =
-      (sent?.state === 'sent' ? sent.amount : undefined) ??
-      asked ??
-      record.amount - ((await forms.refundedSoFar([reference])).get(reference) ?? 0);
     if (amount <= 0) return back(res, `Nothing is left to refund on ${reference}.`);
     const begun = await forms.begin({
       key,
       action: 'refund',
       paymentReference: reference,
       amount,
-      currency: record.currency,
+      currency,
     });
     if (!begun.first) {
       if ('conflict' in begun) return back(res, RELOAD);
       if (begun.earlier.state === 'done' || begun.earlier.state === 'pending')
         return back(res, alreadyRefunded(reference));
     }
-    const transaction = { reference: refundReference(key), currency: record.currency, amount };
+    // Sent before with no known outcome: a failure to ask now leaves it checking, never failed.
+    const wasUnknown = !begun.first && begun.earlier.state === 'sent';
+    const money = formatAmount(amount, currency);
     try {
-      const result =
-        record.currency === 'ZAR'
-          ? await client.payments.refund(reference, transaction)
-          : await client.foreign.refund(reference, transaction);
-      if (result.kind === 'pending') {
-        await forms.finish(key, 'pending', result.message);
-        return back(res, `Refund of ${reference} is pending: ${result.message}`);
+      const result = await refunds.refund({ reference, amount, key });
+      switch (result.status) {
+        case 'refunded':
+          await forms.finish(key, 'done');
+          return back(res, `Refund of ${reference} done (${money}).`);
+        case 'pending':
+          await forms.finish(key, 'pending', result.message);
+          return back(res, `Refund of ${reference} is pending: ${result.message}`);
+        case 'already_refunded':
+          await forms.finish(
+            key,
+            result.pending ? 'pending' : 'done',
+            'found at the gateway by its reference',
+          );
+          return back(res, alreadyRefunded(reference));
+        case 'unknown':
+          return back(res, checkingNotice(reference, money));
       }
-      await forms.finish(key, 'done');
-      back(res, `Refund of ${reference} done.`);
     } catch (err) {
-      if (err instanceof DuplicateReferenceError) {
-        // The gateway has a refund with this form's reference: the same form, sent before.
-        await forms.finish(key, 'done', 'refused as a duplicate by the gateway');
-        return back(
-          res,
-          `This refund of ${reference} was already sent (the gateway refused the repeat as a duplicate); nothing more was refunded.`,
-        );
-      }
+      if (err instanceof RefundError && err.code === 'gateway_unavailable' && wasUnknown)
+        return back(res, checkingNotice(reference, money));
       if (!outcomeUnknown(err)) await forms.finish(key, 'failed', (err as Error).message);
-      back(res, `Refund failed: ${(err as Error).message}`);
+      back(res, `Refund failed, nothing was refunded: ${(err as Error).message}`);
     }
   });
 

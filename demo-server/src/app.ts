@@ -19,15 +19,17 @@ import { elementsDist, repoRoot, webDist } from './build.js';
 import type { DemoConfig } from './config.js';
 import { ShopperSessions } from './cookies.js';
 import { cspMiddleware, withNonce } from './csp.js';
-import { openDatabase, type Database } from './db.js';
+import { openDatabase, type Database, type DatabaseConfig } from './db.js';
 import { errorHandler } from './errors.js';
 import { describeMeta, safeLine } from './log.js';
 import { page } from './html.js';
 import { networkOf, WindowLimit } from './limits.js';
 import { handlePaymentWebhook } from './notifications.js';
 import {
+  amountIn,
   cartLines,
   cartTotal,
+  chargedForOther,
   CURRENCY,
   MAX_QUANTITY,
   OrderStore,
@@ -40,7 +42,9 @@ import { scriptTagPage, testCardsPage } from './pages.js';
 import { paymentResultRoute } from './payment-result.js';
 import { webhookLog } from './webhook-log.js';
 
-export interface DemoOptions extends DemoConfig {
+export interface DemoOptions extends Omit<DemoConfig, 'database'> {
+  /** Where the orders are kept, or a database already open (tests wrap one to make it fail). */
+  database: DatabaseConfig | Database;
   /** Where the servers' log lines go (the e2e tests collect them to scan for card data). */
   log?: (line: string) => void;
 }
@@ -58,9 +62,6 @@ export interface RunningDemo {
   close(): Promise<void>;
 }
 
-/** Exchange rate for the "other currency" option, which pays in USD on the hosted page. */
-const ZAR_PER_USD = 18.5;
-
 /**
  * The order an anonymous visitor sees before acting (GET {mount}/config shows its amount). It is
  * no row and never paid: every route that pays makes the shopper's own order first.
@@ -75,7 +76,7 @@ function cartView(order: Order | undefined) {
     quantity: lines[0]?.quantity ?? 1,
     amount: order?.total ?? cartTotal(lines),
     currency: order?.currency ?? CURRENCY,
-    /** open: the cart can change; paid or refunded: it is frozen, and a change starts a new order. */
+    /** open: the cart can change; paid, changed or refunded: it is frozen, and a change starts a new order. */
     status: order?.status ?? 'open',
     /** The order's reference once the shopper has one (only this browser's session sees it). */
     ...(order ? { order: order.reference } : {}),
@@ -102,7 +103,7 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
     error: (msg, meta) => line('ERROR ', msg, meta),
   };
 
-  const db = await openDatabase(options.database);
+  const db = 'query' in options.database ? options.database : await openDatabase(options.database);
   try {
     return await startWith(db, options, log, logger);
   } catch (err) {
@@ -201,10 +202,10 @@ async function startWith(
       order = (await orders.ensure(sessions.ensure(req, req.res!), cartLines(1))).order;
     }
     const amount = order?.total ?? cartTotal(cartLines(1));
-    const hosted = req.path === '/hosted';
+    const currency = req.path === '/hosted' ? 'USD' : CURRENCY;
     return {
-      amount: hosted ? Math.round(amount / ZAR_PER_USD) : amount,
-      currency: hosted ? 'USD' : CURRENCY,
+      amount: amountIn(amount, currency)!,
+      currency,
       reference: order?.reference ?? PREVIEW_REFERENCE,
       consumer: {
         name: 'Thandi',
@@ -246,63 +247,73 @@ async function startWith(
       amount: e.amount,
       currency: e.currency,
     });
+    if (outcome === 'changed')
+      log(`[shop] WARN ${order.reference} ${chargedForOther((await orders.byId(order.id))!)}`);
     if (outcome === 'second-payment')
       log(
         `[shop] WARN ${order.reference} was already paid by ${order.paid?.reference}; ${e.reference} is a second charge to refund`,
       );
   };
 
-  app.use(
-    '/checkout',
-    createCheckout({
-      gateway: client,
-      webhookSecret: credentials.secret,
-      publicUrl: `${origin}/checkout`,
-      environment: 'development',
-      resolveOrder,
-      methods: ['card', 'hosted', 'eft', 'redirect'],
-      // Authorize at checkout, capture from the back office when the order ships.
-      autoExecute: false,
-      redirectUrls: {
-        success: `${origin}/result?outcome=success`,
-        cancel: `${origin}/result?outcome=cancel`,
-        error: `${origin}/result?outcome=error`,
+  const checkout = createCheckout({
+    gateway: client,
+    webhookSecret: credentials.secret,
+    publicUrl: `${origin}/checkout`,
+    environment: 'development',
+    resolveOrder,
+    methods: ['card', 'hosted', 'eft', 'redirect'],
+    // Authorize at checkout, capture from the back office when the order ships.
+    autoExecute: false,
+    redirectUrls: {
+      success: `${origin}/result?outcome=success`,
+      cancel: `${origin}/result?outcome=cancel`,
+      error: `${origin}/result?outcome=error`,
+    },
+    ...(options.rateLimitPerIp === undefined
+      ? {}
+      : {
+          rateLimit: options.rateLimitPerIp === false ? false : { perIp: options.rateLimitPerIp },
+        }),
+    // Saved cards belong to the browser session (a signed cookie), across its orders.
+    savedCards: {
+      shopperId: (req) => {
+        const session = sessionOf(req);
+        // Dashed like every id the shop makes: no long digit run reaches a log (ids.ts).
+        return session ? `demo-${session.slice(0, 32).match(/.{8}/g)!.join('-')}` : undefined;
       },
-      ...(options.rateLimitPerIp === undefined
-        ? {}
-        : {
-            rateLimit: options.rateLimitPerIp === false ? false : { perIp: options.rateLimitPerIp },
-          }),
-      // Saved cards belong to the browser session (a signed cookie), across its orders.
-      savedCards: {
-        shopperId: (req) => {
-          const session = sessionOf(req);
-          // Dashed like every id the shop makes: no long digit run reaches a log (ids.ts).
-          return session ? `demo-${session.slice(0, 32).match(/.{8}/g)!.join('-')}` : undefined;
-        },
-      },
-      logger,
-      onPaymentCompleted: (e) => recordPayment(e, 'paid'),
-      onPaymentFailed: (e) => recordPayment(e, 'failed'),
-      onPaymentPending: (e) => recordPayment(e, 'pending'),
-      onWebhook: async (event) => {
-        if (event.type === 'payment') {
-          // The hash covers the reference only: the gateway's record and the shop's own table of
-          // its payments decide, never the payload.
-          await handlePaymentWebhook(event, orders, log);
-          return;
-        }
-        webhookLog.add({
-          receivedAt: new Date(),
-          kind: 'payout',
-          verified: true,
-          reference: String(event.payload.payoutId),
-          amount: event.payload.totalAmount,
-        });
-        log(`[shop] webhook payout verified`);
-      },
-    }),
-  );
+    },
+    logger,
+    onPaymentCompleted: (e) => recordPayment(e, 'paid'),
+    onPaymentFailed: (e) => recordPayment(e, 'failed'),
+    onPaymentPending: (e) => recordPayment(e, 'pending'),
+    onWebhook: async (event) => {
+      if (event.type === 'payment') {
+        // The hash covers the reference only: the gateway's record decides, and the order is the
+        // one the shop recorded the payment for, or the verified order of its merchant reference.
+        await handlePaymentWebhook(event, { orders, client, log });
+        return;
+      }
+      webhookLog.add({
+        receivedAt: new Date(),
+        kind: 'payout',
+        verified: true,
+        reference: String(event.payload.payoutId),
+        amount: event.payload.totalAmount,
+      });
+      log(`[shop] webhook payout verified`);
+    },
+    // A refund made from the back office that the gateway completed: a payment refunded in full
+    // (the gateway's record says REFUNDED) refunds its order. Idempotent, as hooks must be.
+    onRefundCompleted: async (e) => {
+      log(`[shop] refund ${e.merchantReference} of ${e.paymentReference} completed`);
+      const order = await orders.byPayment(e.paymentReference);
+      if (!order) return;
+      const { payment } = await checkout.refundable(e.paymentReference);
+      if (payment.status === 'REFUNDED' && (await orders.markRefunded(order.id, payment.reference)))
+        log(`[shop] ${order.reference} refunded (${payment.reference})`);
+    },
+  });
+  app.use('/checkout', checkout);
 
   // The demo's own JSON API: the cart (quantity only; the server owns the price).
   app.get('/api/cart', async (req, res) => {
@@ -365,7 +376,10 @@ async function startWith(
   pages.get('/test-cards', (_req, res) =>
     res.type('html').send(testCardsPage(String(res.locals.nonce))),
   );
-  pages.use('/admin', adminRouter({ client, auth: adminAuth(adminPassword), orders, actions }));
+  pages.use(
+    '/admin',
+    adminRouter({ client, auth: adminAuth(adminPassword), orders, actions, refunds: checkout }),
+  );
   app.use(pages);
 
   app.use('/assets', express.static(join(webDist, 'assets'), { immutable: true, maxAge: '1y' }));

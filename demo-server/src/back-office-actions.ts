@@ -97,6 +97,19 @@ export class BackOfficeActions {
     );
   }
 
+  /** Refund forms of these payments whose outcome is not known yet (sent, no answer): to look up. */
+  async unsettledRefunds(paymentReferences: readonly string[]): Promise<BackOfficeAction[]> {
+    if (paymentReferences.length === 0) return [];
+    const rows = await this.db.query<{ key: string }>(
+      `SELECT key FROM back_office_actions
+       WHERE action = 'refund' AND state = 'sent' AND payment_reference = ANY($1::text[])
+       ORDER BY created_at`,
+      [paymentReferences],
+    );
+    const found = await Promise.all(rows.map((r) => this.find(r.key)));
+    return found.filter((a): a is BackOfficeAction => a !== undefined);
+  }
+
   /** Cents refunded (or being refunded) from this back office, per payment. */
   async refundedSoFar(paymentReferences: readonly string[]): Promise<Map<string, number>> {
     const out = new Map<string, number>();

@@ -62,6 +62,17 @@ export const MIGRATIONS: readonly { id: number; name: string; statements: readon
       `CREATE INDEX back_office_actions_by_payment ON back_office_actions (payment_reference)`,
     ],
   },
+  {
+    id: 2,
+    name: 'orders charged for another total than they have',
+    statements: [
+      // `changed`: the gateway charged the order, but not its total at the time (the cart changed
+      // while the payment was under way). Not paid: the shop refunds the charge or collects the rest.
+      `ALTER TABLE orders DROP CONSTRAINT orders_status_check`,
+      `ALTER TABLE orders ADD CONSTRAINT orders_status_check
+        CHECK (status IN ('open', 'paid', 'changed', 'refunded'))`,
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that lets one instance at a time migrate. */

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from './db.js';
+import { formatAmount } from './html.js';
 import { randomId } from './ids.js';
 
 /** The demo's one product: the server owns the price, the browser only picks a quantity. */
@@ -18,7 +19,8 @@ export interface CartLine {
   quantity: number;
 }
 
-export type OrderStatus = 'open' | 'paid' | 'refunded';
+/** `changed`: charged, but not the order's total at the time; the shop refunds or collects the rest. */
+export type OrderStatus = 'open' | 'paid' | 'changed' | 'refunded';
 
 export interface Order {
   /** 128 random bits: 32 hex digits in dashed groups of 8 (ids.ts). */
@@ -29,7 +31,7 @@ export interface Order {
   total: number;
   currency: string;
   status: OrderStatus;
-  /** What the gateway charged, once it did (set with status `paid`, kept when `refunded`). */
+  /** What the gateway charged, once it did (set with status `paid` or `changed`, kept when `refunded`). */
   paid?: { reference: string; amount: number; currency: string; at: Date };
   createdAt: Date;
   updatedAt: Date;
@@ -54,6 +56,22 @@ export const cartTotal = (lines: readonly CartLine[]): number =>
   lines.reduce((sum, l) => sum + l.unitAmount * l.quantity, 0);
 
 export const orderReference = (id: string): string => `order-${id}`;
+
+/** Exchange rate for the "other currency" option, which pays in USD on the hosted page. */
+const ZAR_PER_USD = 18.5;
+
+/** What an order of `total` ZAR cents costs in a currency the shop takes; undefined for any other. */
+export function amountIn(total: number, currency: string): number | undefined {
+  if (currency === CURRENCY) return total;
+  if (currency === 'USD') return Math.round(total / ZAR_PER_USD);
+  return undefined;
+}
+
+/** How the back office words a `changed` order: what was charged against what the order comes to. */
+export function chargedForOther(order: Order): string {
+  const charged = order.paid ? formatAmount(order.paid.amount, order.paid.currency) : '?';
+  return `charged ${charged} for ${formatAmount(order.total, order.currency)}: refund or collect the rest`;
+}
 
 const ORDER_REFERENCE = /^order-([0-9a-f]{8}(?:-[0-9a-f]{8}){3})$/;
 
@@ -120,6 +138,8 @@ export const sameLines = (a: readonly CartLine[], b: readonly CartLine[]): boole
 /** What marking an order paid did. */
 export type PaidOutcome =
   | 'paid'
+  /** Charged another amount or currency than the order's total at the time: not paid (`changed`). */
+  | 'changed'
   /** The same payment said so before. */
   | 'already'
   /** Another payment had paid the order: this one is a second charge to refund. */
@@ -210,29 +230,45 @@ export class OrderStore {
   }
 
   /**
-   * Records what the gateway charged for the order. The first payment that paid an order stays its
-   * payment; a later one is reported as a second charge (to refund), never written over it.
+   * Records what the gateway charged for the order. The order is paid only when the amount and
+   * currency charged equal its total at this moment; otherwise it is `changed` (charged, to refund
+   * or to collect the rest). The first payment that charged an order stays its payment; a later
+   * one is reported as a second charge (to refund), never written over it.
    */
   async markPaid(
     orderId: string,
     charged: { reference: string; amount: number; currency: string },
   ): Promise<PaidOutcome> {
     return this.db.transaction(async (tx) => {
-      const [row] = await tx.query<{ status: OrderStatus; paid_reference: string | null }>(
-        `SELECT status, paid_reference FROM orders WHERE id = $1 FOR UPDATE`,
-        [orderId],
-      );
+      const [row] = await tx.query<{
+        status: OrderStatus;
+        paid_reference: string | null;
+        total: number;
+        currency: string;
+      }>(`SELECT status, paid_reference, total, currency FROM orders WHERE id = $1 FOR UPDATE`, [
+        orderId,
+      ]);
       if (!row) return 'no-such-order';
       if (row.paid_reference) {
         return row.paid_reference === charged.reference ? 'already' : 'second-payment';
       }
+      // The order's total at this moment, in the currency charged (the hosted page pays in USD).
+      const matches =
+        row.currency === CURRENCY &&
+        amountIn(Number(row.total), charged.currency) === charged.amount;
       await tx.query(
-        `UPDATE orders SET status = 'paid', paid_reference = $2, paid_amount = $3,
+        `UPDATE orders SET status = $5, paid_reference = $2, paid_amount = $3,
            paid_currency = $4, paid_at = clock_timestamp(), updated_at = clock_timestamp()
          WHERE id = $1`,
-        [orderId, charged.reference, charged.amount, charged.currency],
+        [
+          orderId,
+          charged.reference,
+          charged.amount,
+          charged.currency,
+          matches ? 'paid' : 'changed',
+        ],
       );
-      return 'paid';
+      return matches ? 'paid' : 'changed';
     });
   }
 
@@ -240,7 +276,7 @@ export class OrderStore {
   async markRefunded(orderId: string, paymentReference: string): Promise<boolean> {
     const rows = await this.db.query(
       `UPDATE orders SET status = 'refunded', updated_at = clock_timestamp()
-       WHERE id = $1 AND status = 'paid' AND paid_reference = $2 RETURNING id`,
+       WHERE id = $1 AND status IN ('paid', 'changed') AND paid_reference = $2 RETURNING id`,
       [orderId, paymentReference],
     );
     return rows.length > 0;

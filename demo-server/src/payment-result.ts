@@ -3,11 +3,25 @@ import type { GatewayClient } from '@pg-checkout/node';
 import type { ShopperSessions } from './cookies.js';
 import { networkOf, type WindowLimit } from './limits.js';
 import { paymentStatusOf } from './notifications.js';
-import { attemptReference, type Order, type OrderPayment, type OrderStore } from './orders.js';
+import { formatAmount } from './html.js';
+import {
+  attemptReference,
+  chargedForOther,
+  type Order,
+  type OrderPayment,
+  type OrderStore,
+} from './orders.js';
 
 /** What the result page may tell the shopper, decided by the gateway's records of the order. */
 export type PaymentResult =
   | { state: 'paid'; amount: number; currency: string }
+  /** Charged, but not the order's total at the time: the shop refunds it or collects the rest. */
+  | {
+      state: 'changed';
+      charged: { amount: number; currency: string };
+      total: { amount: number; currency: string };
+      message: string;
+    }
   | { state: 'refunded' }
   | { state: 'not-charged'; status: 'CANCELLED' | 'FAILED' | 'REVERSED' }
   | { state: 'checking' }
@@ -34,6 +48,18 @@ export function resultOf(attempts: readonly Listed[]): PaymentResult {
   if (ended.length < attempts.length) return { state: 'checking' };
   const status = ended.at(-1)!.status as 'CANCELLED' | 'FAILED' | 'REVERSED';
   return { state: 'not-charged', status };
+}
+
+/** The answer for an order the gateway charged another amount or currency than its total. */
+function changedResult(order: Order): PaymentResult {
+  const charged = { amount: order.paid!.amount, currency: order.paid!.currency };
+  const total = { amount: order.total, currency: order.currency };
+  return {
+    state: 'changed',
+    charged,
+    total,
+    message: `You were charged ${formatAmount(charged.amount, charged.currency)} for ${formatAmount(total.amount, total.currency)}: the order changed while you paid. The shop will refund it or collect the rest; nothing more was charged.`,
+  };
 }
 
 /**
@@ -116,6 +142,10 @@ export function paymentResultRoute(deps: {
       res.json({ state: 'refunded' } satisfies PaymentResult);
       return;
     }
+    if (order.status === 'changed' && order.paid) {
+      res.json(changedResult(order));
+      return;
+    }
     if (order.paid) {
       res.json({
         state: 'paid',
@@ -142,6 +172,14 @@ export function paymentResultRoute(deps: {
           currency: paid.currency,
         });
         if (outcome === 'paid') log(`[shop] ${order.reference} paid by ${paid.reference} (lookup)`);
+        // Whoever marked it (this lookup, or a hook at the same moment), the order now says.
+        const now = await orders.byId(order.id);
+        if (now?.status === 'changed' && now.paid) {
+          if (outcome === 'changed')
+            log(`[shop] WARN ${order.reference} ${chargedForOther(now)} (lookup)`);
+          res.json(changedResult(now));
+          return;
+        }
       }
       res.json(complete || result.state === 'paid' ? result : ({ state: 'checking' } as const));
     } catch (err) {

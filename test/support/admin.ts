@@ -38,7 +38,9 @@ export function csrfIn(html: string): string {
 }
 
 /** Signs in over HTTP as a script would, returning the session cookie and the page's CSRF token. */
-export async function adminSession(shop: Shop): Promise<AdminSession> {
+export async function adminSession(
+  shop: Pick<Shop, 'url' | 'adminPassword'>,
+): Promise<AdminSession> {
   const login = await fetch(`${shop.url}/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

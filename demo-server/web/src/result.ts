@@ -4,6 +4,12 @@ import { money } from './money.js';
 
 type PaymentResult =
   | { state: 'paid'; amount: number; currency: string }
+  | {
+      state: 'changed';
+      charged: { amount: number; currency: string };
+      total: { amount: number; currency: string };
+      message: string;
+    }
   | { state: 'refunded' }
   | { state: 'not-charged'; status: 'CANCELLED' | 'FAILED' | 'REVERSED' }
   | { state: 'checking' }
@@ -20,6 +26,11 @@ function words(result: PaymentResult): [string, string] {
       return [
         'Thank you!',
         `Your payment of ${money(result.amount, result.currency)} went through. A confirmation follows by e-mail.`,
+      ];
+    case 'changed':
+      return [
+        'Your order changed while you paid',
+        `You were charged ${money(result.charged.amount, result.charged.currency)} for an order that now comes to ${money(result.total.amount, result.total.currency)}. The shop will refund it or collect the rest; nothing more was charged.`,
       ];
     case 'refunded':
       return ['Payment refunded', 'This payment went through and has since been refunded.'];

@@ -1,6 +1,7 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import {
   CheckoutError,
+  type CheckoutActions,
   createCheckoutCore,
   type BodyKind,
   type CheckoutCore,
@@ -49,19 +50,20 @@ export function createCheckout(options: CheckoutOptions): CheckoutRouter {
     const route = core.routes.find((r) => r.method === req.method && r.path === req.route?.path);
     send(res, core.fail(route, parserError(error) ?? error, where(req)));
   }) as express.ErrorRequestHandler);
-  return router;
+  return Object.assign(router, { refund: core.refund, refundable: core.refundable });
 }
 
 /** How often the sweep runs unless `reconcileIntervalMs` says otherwise. */
 const DEFAULT_RECONCILE_INTERVAL_MS = 5 * 60_000;
 
-/** The router, with the reconciliation sweep beside it. */
-export type CheckoutRouter = Router & {
-  /** One reconciliation sweep (see the README): also run every `reconcileIntervalMs`. */
-  reconcile(options?: ReconcileOptions): Promise<ReconcileSummary>;
-  /** Stops the sweep's timer and this process's hook retries (e.g. on shutdown). */
-  close(): void;
-};
+/** The router, with the merchant's actions on the checkout (`checkout.refund(...)`) and the reconciliation sweep. */
+export type CheckoutRouter = Router &
+  CheckoutActions & {
+    /** One reconciliation sweep (see the README): also run every `reconcileIntervalMs`. */
+    reconcile(options?: ReconcileOptions): Promise<ReconcileSummary>;
+    /** Stops the sweep's timer and this process's hook retries (e.g. on shutdown). */
+    close(): void;
+  };
 
 const where = (req: Request) => ({ method: req.method, path: req.path ?? req.url });
 

@@ -12,6 +12,11 @@ export type {
   ReconcileOptions,
   ReconcileSummary,
   RefundEvent,
+  RefundCommand,
+  RefundFacts,
+  RefundResult,
+  Refundable,
+  RefundErrorCode,
   WebhookEvent,
   PaymentState,
   ThreeDSAction,
@@ -27,4 +32,10 @@ export type {
   MemoryStoreOptions,
   RedisStoreOptions,
 } from '@pg-checkout/server';
-export { CheckoutError, stderrLogger, MemoryStore, RedisStore } from '@pg-checkout/server';
+export {
+  CheckoutError,
+  RefundError,
+  stderrLogger,
+  MemoryStore,
+  RedisStore,
+} from '@pg-checkout/server';

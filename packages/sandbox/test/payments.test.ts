@@ -212,6 +212,36 @@ describe('card payments (v2)', () => {
     assert.equal(after.pending, false);
   });
 
+  it("lists a payment's refunds (negative, a manual one pending) with it when filtered by paymentReference", async () => {
+    const out = await create('4111111111111111', { autoExecute: true });
+    const other = await create('4111111111111111', { autoExecute: true });
+    await h.client.payments.refund(other.reference, { currency: 'ZAR', amount: 500 });
+    await h.client.payments.refund(out.reference, { currency: 'ZAR', amount: 2_000 });
+    await h.client.payments.refund(out.reference, {
+      reference: ref('listed'),
+      currency: 'ZAR',
+      amount: 1_007,
+    });
+    const list = await h.client.lookups.list({ paymentReference: out.reference });
+    assert.deepEqual(
+      list.map((t) => [t.amount, t.status, t.pending]),
+      [
+        [10_000, 'SETTLED', false],
+        [-2_000, 'REFUNDED', false],
+        [-1_007, 'NEW', true],
+      ],
+    );
+    assert.equal(list[0]!.reference, out.reference);
+    const refundsOnly = await h.client.lookups.list({
+      paymentReference: out.reference,
+      status: 'REFUNDED',
+    });
+    assert.deepEqual(
+      refundsOnly.map((t) => t.amount),
+      [-2_000],
+    );
+  });
+
   it('refunds many payments synchronously, item by item', async () => {
     const a = await create('4111111111111111', { autoExecute: true });
     const b = await create('4111111111111111');

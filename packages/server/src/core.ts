@@ -7,12 +7,27 @@ import { validateOptions } from './internal/validate-options.js';
 import { errorAnswer } from './http/errors.js';
 import { BASE_HEADERS, type HttpAnswer, type HttpExchange } from './http/exchange.js';
 import { ROUTES, pageAnswer, type Route } from './http/routes.js';
+import { refund, type RefundCommand, type RefundResult } from './use-cases/refund.js';
+import {
+  refundable,
+  RefundError,
+  type Refundable,
+  type RefundGateway,
+} from './use-cases/refundable.js';
+
+/** What a merchant's own code calls on a checkout (beside the routes it serves). */
+export interface CheckoutActions {
+  /** Refunds once per key with the checkout's gateway client and `onRefundCompleted` (see `refund`). */
+  refund(command: RefundCommand): Promise<RefundResult>;
+  /** What the gateway's records leave to refund on a payment. */
+  refundable(reference: string): Promise<Refundable>;
+}
 
 /**
  * The checkout as an adapter serves it: the routes of the browser API, each run to an answer.
  * Built once per mount by `createCheckout` (Express) or `createCheckoutHandler` (Fetch).
  */
-export interface CheckoutCore {
+export interface CheckoutCore extends CheckoutActions {
   readonly routes: readonly Route[];
   /** Runs a route; a failure becomes its JSON (or, on the 3-D Secure pages, HTML) answer. */
   handle(route: Route, ex: HttpExchange): Promise<HttpAnswer>;
@@ -76,8 +91,27 @@ export function createCheckoutCore<Req>(
       sweeping = false;
     }
   };
+  const refundGateway = async (): Promise<RefundGateway> => {
+    const gateway = (await ctx.gateway()) as unknown as Partial<RefundGateway>;
+    if (
+      typeof gateway.payments?.refund !== 'function' ||
+      typeof gateway.lookups?.list !== 'function'
+    )
+      throw new RefundError(
+        'gateway_unavailable',
+        'The checkout’s gateway has no payments.refund or lookups.list: give a GatewayClient or credentials.',
+      );
+    return gateway as RefundGateway;
+  };
   return {
     routes: ROUTES,
+    refund: async (command) =>
+      refund(command, {
+        gateway: await refundGateway(),
+        onRefundCompleted: ctx.options.onRefundCompleted,
+        logger: ctx.logger,
+      }),
+    refundable: async (reference) => refundable(reference, { gateway: await refundGateway() }),
     async handle(route, ex) {
       try {
         return withBase(await route.run(ex, ctx));

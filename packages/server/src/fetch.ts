@@ -1,5 +1,5 @@
 import { CheckoutError } from './errors.js';
-import { createCheckoutCore } from './core.js';
+import { createCheckoutCore, type CheckoutActions } from './core.js';
 import type { HttpAnswer, HttpExchange, BodyKind } from './http/exchange.js';
 import type { CheckoutOptions, ReconcileOptions, ReconcileSummary } from './options.js';
 
@@ -44,7 +44,7 @@ const RAW_LIMIT = 256 * 1024;
  */
 export function createCheckoutHandler(
   options: CheckoutHandlerOptions,
-): CheckoutHandler & CheckoutSweep {
+): CheckoutHandler & CheckoutSweep & CheckoutActions {
   const { clientAddress, ...checkout } = options;
   const core = createCheckoutCore<Request>(checkout, { name: 'createCheckoutHandler' });
   const mount = new URL(options.publicUrl).pathname.replace(/\/+$/, '');
@@ -89,6 +89,8 @@ export function createCheckoutHandler(
   return Object.assign(handle, {
     reconcile: (reconcileOptions?: ReconcileOptions) => core.reconcile(reconcileOptions),
     close: () => core.close(),
+    refund: core.refund,
+    refundable: core.refundable,
   });
 }
 

@@ -1,4 +1,19 @@
-export { createCheckoutCore, type CheckoutCore } from './core.js';
+export { createCheckoutCore, type CheckoutActions, type CheckoutCore } from './core.js';
+export {
+  refund,
+  refundMerchantReference,
+  type RefundCommand,
+  type RefundDeps,
+  type RefundFacts,
+  type RefundResult,
+} from './use-cases/refund.js';
+export {
+  refundable,
+  RefundError,
+  type Refundable,
+  type RefundErrorCode,
+  type RefundGateway,
+} from './use-cases/refundable.js';
 export type {
   CardTestingEvent,
   CheckoutOptions,

@@ -51,21 +51,6 @@ export interface PaymentEvent {
   state: PaymentState;
 }
 
-/** A refund the gateway completed, as handed to `onRefundCompleted` (by the refund use case). */
-export interface RefundEvent {
-  /** The gateway's reference of the refund: the key its delivery is idempotent by. */
-  reference: string;
-  /** The gateway reference of the payment refunded. */
-  paymentReference: string;
-  /** The refund's own merchant reference at the gateway. */
-  merchantReference: string;
-  /** The merchant's order reference, when known. */
-  orderReference?: string | undefined;
-  /** Integer cents refunded, positive. */
-  amount: number;
-  currency: string;
-}
-
 /** What `reconcile()` looks at: gateway transactions created in `[since, until]`. */
 export interface ReconcileOptions {
   /** Default: 24 hours before `until`. */
@@ -116,6 +101,21 @@ export interface OrderChangedEvent {
   charged: { amount: number; currency: string };
   /** What `resolveOrder` answers now. */
   order: { amount: number; currency: string };
+}
+
+/** A refund the gateway completed, handed to `onRefundCompleted` (at least once: idempotent by `merchantReference`). */
+export interface RefundEvent {
+  /** The gateway reference of the payment refunded. */
+  paymentReference: string;
+  /** The refund's merchant reference at the gateway: `refund-<key>`. */
+  merchantReference: string;
+  /** The refund's own gateway reference, when the gateway's record was read. */
+  reference?: string | undefined;
+  /** The merchant's order reference, when known. */
+  orderReference?: string | undefined;
+  /** Cents refunded, > 0. */
+  amount: number;
+  currency: string;
 }
 
 /** Limits per client and per instance; see `rateLimit`. */
@@ -210,8 +210,6 @@ export interface CheckoutOptions<Req = unknown> {
   onPaymentCompleted?: (event: PaymentEvent) => void | Promise<void>;
   onPaymentFailed?: (event: PaymentEvent) => void | Promise<void>;
   onPaymentPending?: (event: PaymentEvent) => void | Promise<void>;
-  /** A refund completed (run by the refund use case). Idempotent by `event.reference`, like the three above. */
-  onRefundCompleted?: (event: RefundEvent) => void | Promise<void>;
   /**
    * A charged order whose amount or currency changed after the charge (or while its challenge was
    * open). The shopper is told, nothing more is charged; you decide (refund, restore, or bill the
@@ -224,6 +222,11 @@ export interface CheckoutOptions<Req = unknown> {
    * scope and window, not awaited by the shopper's request; counts only, never card data.
    */
   onSuspectedCardTesting?: (event: CardTestingEvent) => void | Promise<void>;
+  /**
+   * A refund made with `checkout.refund()` that the gateway completed (not a pending one: that one's
+   * completion comes as a webhook). Called at least once; a throw is logged, the refund stands.
+   */
+  onRefundCompleted?: (event: RefundEvent) => void | Promise<void>;
   /** A verified, de-duplicated webhook. Throwing makes the route answer 5xx so the gateway retries. */
   onWebhook?: (event: WebhookEvent) => void | Promise<void>;
   /** Where log lines go; card data is redacted first. Default: warnings and errors to stderr. */

@@ -177,7 +177,7 @@ export function refund(
     merchantId: txn.merchantId,
     paymentMethod: txn.paymentMethod,
   });
-  r.parent = txn.reference;
+  ctx.store.addRefund(txn.reference, r);
   r.card = txn.card;
   r.consumer = txn.consumer;
   txn.refunded += value;

@@ -33,6 +33,8 @@ export class Store {
   /** The latest transactions, newest last, for the dashboard without scanning everything. */
   readonly recent: Txn[] = [];
   private readonly byMerchantRef = new Map<string, Txn>();
+  /** Payment reference -> its refunds, oldest first (the list by paymentReference answers them). */
+  private readonly refunds = new Map<string, Txn[]>();
   /** 3-D Secure transactionId -> payment reference, for the access control pages. */
   readonly byThreeDSId = new Map<string, string>();
   /** Cards are shared between payments with the same number, so 100,000 payments cost one record. */
@@ -94,6 +96,19 @@ export class Store {
     const txn = this.txns.get(reference);
     if (!txn) throw notFound(`No ${what} with reference ${reference}`);
     return txn;
+  }
+
+  /** Links a refund to the payment it refunds. */
+  addRefund(payment: string, refund: Txn): void {
+    refund.parent = payment;
+    const list = this.refunds.get(payment);
+    if (list) list.push(refund);
+    else this.refunds.set(payment, [refund]);
+  }
+
+  /** The refunds of a payment, oldest first. */
+  refundsOf(payment: string): readonly Txn[] {
+    return this.refunds.get(payment) ?? [];
   }
 
   /** The transaction or refund created with this merchant reference (the first, for transfers). */

@@ -21,6 +21,7 @@ const KNOWN_KEYS = [
   'onRefundCompleted',
   'onOrderChanged',
   'onSuspectedCardTesting',
+  'onRefundCompleted',
   'onWebhook',
   'logger',
   'environment',
@@ -159,9 +160,9 @@ const schema = z.strictObject({
   onPaymentCompleted: fn.optional(),
   onPaymentFailed: fn.optional(),
   onPaymentPending: fn.optional(),
-  onRefundCompleted: fn.optional(),
   onOrderChanged: fn.optional(),
   onSuspectedCardTesting: fn.optional(),
+  onRefundCompleted: fn.optional(),
   onWebhook: fn.optional(),
   logger: z
     .looseObject(

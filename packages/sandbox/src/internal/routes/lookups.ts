@@ -90,11 +90,13 @@ export function lookupRoutes(ctx: Ctx): Router {
     const status = r.str('status', { max: 20 })?.toUpperCase();
     const paymentMethod = r.str('paymentMethod', { max: 20 })?.toUpperCase();
 
-    // A paymentReference filter uses the index; the list is not a hot path, the rest is one scan.
+    // A paymentReference filter uses the indexes and answers the payment and its refunds (the only
+    // place the records link a refund to its payment); the list is not a hot path, the rest is one scan.
     let pool: Iterable<Txn>;
-    if (paymentReference !== undefined)
-      pool = [ctx.store.get(paymentReference)].filter((t): t is Txn => !!t);
-    else pool = ctx.store.txns.values();
+    if (paymentReference !== undefined) {
+      const payment = ctx.store.get(paymentReference);
+      pool = payment ? [payment, ...ctx.store.refundsOf(paymentReference)] : [];
+    } else pool = ctx.store.txns.values();
     const out: Txn[] = [];
     for (const t of pool) {
       if (merchantReference !== undefined && t.merchantReference !== merchantReference) continue;

@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import { postgresSkipReason, startPostgres, type Postgres } from '../../test/support/postgres.js';
+import { adminSession, backOfficePage, ordersIn } from '../../test/support/admin.js';
+import { openDatabase, type Database, type Queryable } from '../src/db.js';
+import { startTestDemo, type TestDemo } from './helpers/demo.js';
+import { Shopper } from './helpers/shopper.js';
+
+// Issue 26, case 2: the shop's database is down while a redirect (hosted page) payment completes. The
+// gateway's notify webhook is answered 5xx; after the database is back the gateway's retry gets 200
+// and the order is paid, though the hook that would have written the payment row failed. On a real
+// PostgreSQL (stopped and started with pg_ctl) and on PGlite (its queries made to fail).
+
+interface Outage {
+  down(): void;
+  up(): void;
+}
+
+/** PGlite that answers every query with an error while `down`, as a database outage would. */
+function failing(db: Database): { db: Database; outage: Outage } {
+  let down = false;
+  const check = () => {
+    if (down) throw new Error('the database is down (test outage)');
+  };
+  const guard = (on: Queryable): Queryable => ({
+    query: async (sql, params) => {
+      check();
+      return on.query(sql, params);
+    },
+  });
+  return {
+    db: {
+      kind: db.kind,
+      where: db.where,
+      ...guard(db),
+      transaction: async (fn) => {
+        check();
+        return db.transaction((tx) => fn(guard(tx)));
+      },
+      close: () => db.close(),
+    } as Database,
+    outage: { down: () => void (down = true), up: () => void (down = false) },
+  };
+}
+
+interface Delivery {
+  state: string;
+  attempts: { status?: number }[];
+}
+
+const skip = postgresSkipReason();
+const backends = [{ name: 'PGlite' }, { name: 'PostgreSQL', ...(skip ? { skip } : {}) }];
+
+for (const backend of backends) {
+  describe(`case 2 on ${backend.name}`, { skip: backend.skip }, () => {
+    let sandbox: Sandbox;
+    let demo: TestDemo;
+    let postgres: Postgres | undefined;
+    let dir: string | undefined;
+    let outage: Outage;
+
+    before(async () => {
+      sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+      const gateway = { baseUrl: sandbox.url, token: sandbox.token, secret: sandbox.secret };
+      if (backend.name === 'PostgreSQL') {
+        postgres = await startPostgres();
+        const pg = postgres;
+        demo = await startTestDemo(gateway, {
+          kind: 'postgres',
+          url: pg.createDatabase('shop_webhook_retry'),
+        });
+        outage = { down: () => pg.halt(), up: () => pg.resume() };
+      } else {
+        dir = mkdtempSync(join(tmpdir(), 'pg-checkout-webhook-retry-'));
+        const wrapped = failing(await openDatabase({ kind: 'pglite', dir }));
+        demo = await startTestDemo(gateway, wrapped.db);
+        outage = wrapped.outage;
+      }
+    });
+    after(async () => {
+      await demo?.close();
+      await postgres?.stop();
+      await sandbox?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    const deliveries = async (reference: string): Promise<Delivery[]> =>
+      (
+        (await (await fetch(`${sandbox.url}/_sandbox/transactions/${reference}`)).json()) as {
+          webhooks: Delivery[];
+        }
+      ).webhooks;
+
+    const cartStatus = async (shopper: Shopper): Promise<string> =>
+      ((await (await shopper.call('/api/cart')).json()) as { status: string }).status;
+
+    async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
+      for (let i = 0; i < 200; i++) {
+        const value = await read();
+        if (value !== undefined) return value;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new Error(`timed out waiting for ${what}`);
+    }
+
+    test('a notify webhook answered 5xx during the outage completes the order on the gateway’s retry', async () => {
+      const shopper = new Shopper(demo.url);
+      const { order } = await shopper.setQuantity(1);
+      const started = (await (
+        await shopper.call('/checkout/redirect', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: demo.url },
+          body: '{}',
+        })
+      ).json()) as { reference: string };
+      assert.ok(started.reference, JSON.stringify(started));
+
+      outage.down();
+      try {
+        const paid = await fetch(`${sandbox.url}/pay/${started.reference}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            number: '4111111111111111',
+            cardHolder: 'Thandi Nkosi',
+            expiryMonth: '12',
+            expiryYear: String(new Date().getUTCFullYear() + 3),
+            cvv: '123',
+          }),
+          redirect: 'manual',
+        });
+        assert.ok(paid.status < 400, `the sandbox's payment page took the card (${paid.status})`);
+        const first = await until('the first delivery', async () => {
+          const [d] = await deliveries(started.reference);
+          return d?.attempts[0]?.status === undefined ? undefined : d;
+        });
+        assert.ok(first.attempts[0]!.status! >= 500, `answered ${first.attempts[0]!.status}`);
+      } finally {
+        outage.up();
+      }
+      assert.equal(await cartStatus(shopper), 'open');
+
+      // The gateway retries a minute later.
+      await fetch(`${sandbox.url}/_sandbox/clock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ advanceMs: 61_000 }),
+      });
+      const retried = await until('the retried delivery', async () => {
+        const [d] = await deliveries(started.reference);
+        return d?.state === 'delivered' || (d?.attempts.length ?? 0) > 1 ? d : undefined;
+      });
+      assert.equal(retried.attempts.at(-1)!.status, 200);
+      assert.equal(retried.state, 'delivered');
+
+      // The shop's own records (no gateway lookup from the result page): paid.
+      assert.equal(await cartStatus(shopper), 'paid');
+      const admin = await adminSession(demo.shop);
+      const row = ordersIn(await backOfficePage(demo.url, admin)).orders.find(
+        (o) => o.reference === order,
+      );
+      assert.equal(row?.status, 'paid');
+      assert.match(row!.row, new RegExp(started.reference));
+    });
+  });
+}

@@ -1,0 +1,162 @@
+import type { CallOptions, LookupRecord } from '../gateway.js';
+import { CheckoutError } from '../errors.js';
+import { classifyGatewayError } from '../internal/gateway-errors.js';
+
+/** A transaction as the gateway's list answers it (the fields the refund use case reads). */
+export interface ListedTransaction {
+  reference: string;
+  amount: number;
+  currency: string;
+  status: string;
+  pending?: boolean | null;
+  merchantReference?: string | null;
+}
+
+/** What a refund sends: always an amount, so it carries the refund's merchant reference. */
+export interface RefundTransaction {
+  reference: string;
+  currency: string;
+  amount: number;
+}
+
+export type RefundAnswer =
+  { kind: 'refunded'; transactionDate?: string | undefined } | { kind: 'pending'; message: string };
+
+/** The part of `@pg-checkout/node`'s `GatewayClient` refunds use; a real client fits it. */
+export interface RefundGateway {
+  payments: {
+    refund(
+      reference: string,
+      transaction: RefundTransaction,
+      options?: CallOptions,
+    ): Promise<RefundAnswer>;
+  };
+  foreign: {
+    refund(
+      reference: string,
+      transaction: RefundTransaction,
+      options?: CallOptions,
+    ): Promise<RefundAnswer>;
+  };
+  lookups: {
+    payment(reference: string, options?: CallOptions): Promise<LookupRecord>;
+    list(
+      filters: { paymentReference: string },
+      options?: CallOptions,
+    ): Promise<ListedTransaction[]>;
+  };
+  reconcile(
+    merchantReference: string,
+    options?: CallOptions,
+  ): Promise<{ found: false } | { found: true; record: LookupRecord }>;
+}
+
+export type RefundErrorCode =
+  | 'invalid_request'
+  | 'not_found'
+  | 'not_refundable'
+  | 'more_than_left'
+  | 'key_reused'
+  | 'gateway_unavailable'
+  | 'refused';
+
+const STATUS: Record<RefundErrorCode, number> = {
+  invalid_request: 400,
+  not_found: 404,
+  not_refundable: 409,
+  more_than_left: 409,
+  key_reused: 409,
+  gateway_unavailable: 503,
+  refused: 409,
+};
+
+/** A refund that was not sent by this call (or that the gateway refused): branch on `code`. */
+export class RefundError extends CheckoutError {
+  override readonly code: RefundErrorCode;
+  /** Cents still refundable, on `more_than_left`. */
+  readonly left: number | undefined;
+  /** Cents of pending (manual) refunds, on `more_than_left`. */
+  readonly pending: number | undefined;
+
+  constructor(
+    code: RefundErrorCode,
+    message: string,
+    amounts: { left?: number; pending?: number } = {},
+  ) {
+    super(STATUS[code], code, message);
+    this.code = code;
+    this.left = amounts.left;
+    this.pending = amounts.pending;
+  }
+}
+
+/** A refund record the gateway has not completed yet (code 7, manual): taken, not refunded. */
+export const isPendingRefund = (t: { status: string; pending?: boolean | null }): boolean =>
+  t.pending === true || t.status === 'NEW';
+
+/** Refund records that moved no money and hold none. */
+const ENDED_UNREFUNDED = new Set(['FAILED', 'CANCELLED', 'REVERSED']);
+
+/** What the gateway's records leave to refund on a payment. */
+export interface Refundable {
+  payment: LookupRecord;
+  currency: string;
+  /** What the payment charged, cents. */
+  amount: number;
+  /** Cents of completed refunds. */
+  refunded: number;
+  /** Cents of pending (manual) refunds: not refunded yet, not refundable again either. */
+  pending: number;
+  /** Cents that may still be refunded: `amount - refunded - pending`, 0 unless the payment is SETTLED. */
+  left: number;
+  /** The payment's refunds as the gateway lists them (amounts negative). */
+  refunds: ListedTransaction[];
+}
+
+/** A lookup that failed: the payment is unknown (the gateway said so) or the gateway could not answer. */
+function lookupFailed(reference: string, error: unknown): RefundError {
+  const failure = classifyGatewayError(error);
+  if (failure.kind === 'rejected')
+    return new RefundError('not_found', `The gateway does not know the payment ${reference}.`);
+  return new RefundError(
+    'gateway_unavailable',
+    `The gateway could not be asked about ${reference}; nothing was sent. Try again in a moment.`,
+  );
+}
+
+/**
+ * What is left to refund on a payment, from the gateway's records only: its lookup and its refunds
+ * (the list by `paymentReference`). Throws `RefundError` `not_found` or `gateway_unavailable`.
+ */
+export async function refundable(
+  reference: string,
+  deps: { gateway: RefundGateway },
+): Promise<Refundable> {
+  let payment: LookupRecord;
+  let listed: ListedTransaction[];
+  try {
+    [payment, listed] = await Promise.all([
+      deps.gateway.lookups.payment(reference),
+      deps.gateway.lookups.list({ paymentReference: reference }),
+    ]);
+  } catch (error) {
+    throw lookupFailed(reference, error);
+  }
+  const refunds = listed.filter((t) => t.amount < 0 && t.reference !== reference);
+  let refunded = 0;
+  let pending = 0;
+  for (const r of refunds) {
+    if (isPendingRefund(r)) pending += -r.amount;
+    else if (!ENDED_UNREFUNDED.has(r.status)) refunded += -r.amount;
+  }
+  const settled = payment.status === 'SETTLED' && !payment.pending;
+  return {
+    payment,
+    currency: payment.currency,
+    amount: payment.amount,
+    refunded,
+    pending,
+    left: settled ? Math.max(0, payment.amount - refunded - pending) : 0,
+    refunds,
+  };
+}

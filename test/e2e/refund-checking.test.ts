@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import { GatewayClient } from '@pg-checkout/node';
+import { signInToBackOffice } from '../support/admin.js';
+import { launchChromium } from '../support/browser.js';
+import { startLossyGateway, type LossyGateway } from '../support/lossy-gateway.js';
+import { startShop, type Shop } from '../support/shop.js';
+
+// Issue 26, case 4 in the browser: `npm start` talks to the gateway through a network that loses a
+// refund's answer after the gateway processed it. The back office says "checking", never "failed",
+// offers only what is left, and the same form sent again refunds nothing more.
+
+let sandbox: Sandbox;
+let lossy: LossyGateway;
+let shop: Shop;
+let browser: Browser;
+let page: Page;
+
+before(async () => {
+  sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+  lossy = await startLossyGateway(sandbox.url);
+  shop = await startShop({
+    PG_BASE_URL: lossy.url,
+    PG_TOKEN: sandbox.token,
+    PG_SECRET: sandbox.secret,
+    ADMIN_PASSWORD: 'e2e refund password',
+  });
+  browser = await launchChromium();
+  page = await (await browser.newContext()).newPage();
+});
+
+after(async () => {
+  await browser?.close();
+  await shop?.stop();
+  await lossy?.close();
+  await sandbox?.close();
+});
+
+async function settledPayment(amount: number): Promise<string> {
+  const client = new GatewayClient({
+    baseUrl: sandbox.url,
+    token: sandbox.token,
+    secret: sandbox.secret,
+  });
+  const out = await client.payments.create({
+    creditCard: {
+      number: '4111111111111111',
+      cardHolder: 'Thandi Nkosi',
+      expiryMonth: 12,
+      expiryYear: new Date().getUTCFullYear() + 3,
+      cvv: '123',
+      type: 'visa',
+    },
+    transaction: { reference: `e2e-lost-${Date.now()}`, currency: 'ZAR', amount },
+    autoExecute: true,
+    clientIp: '127.0.0.1',
+    screenWidth: '1280',
+    screenHeight: '800',
+  });
+  assert.equal(out.kind, 'approved');
+  return out.reference;
+}
+
+const refunded = async (reference: string): Promise<number> =>
+  (
+    (await (await fetch(`${sandbox.url}/_sandbox/transactions/${reference}`)).json()) as {
+      refunded: number;
+    }
+  ).refunded;
+
+const row = (reference: string) =>
+  page.locator('tr', { has: page.locator(`code:text-is("${reference}")`) });
+
+test('a refund whose answer was lost: "checking", R 29,00 of R 49,00 offered, and "Check again" refunds nothing more', async () => {
+  const reference = await settledPayment(4_900);
+  await signInToBackOffice(page, shop);
+  await row(reference)
+    .getByLabel(/Refund amount/)
+    .fill('20,00');
+  lossy.loseNextRefundAnswer();
+  await row(reference).getByRole('button', { name: 'Refund' }).click();
+  const status = page.getByRole('status');
+  await status.filter({ hasText: /checking/i }).waitFor();
+  assert.doesNotMatch((await status.textContent()) ?? '', /failed/i);
+  assert.equal(await refunded(reference), 2_000);
+
+  // A reload still checks (the gateway's lookups fail), and offers only what the gateway has left.
+  await page.reload();
+  const cell = row(reference);
+  await cell.locator('[data-refund-checking]').waitFor();
+  assert.match(
+    (await cell.locator('[data-refundable]').textContent()) ?? '',
+    /R\s29,00 left of R\s49,00/,
+  );
+  assert.equal(await cell.getByLabel(/Refund amount/).getAttribute('placeholder'), '29,00');
+
+  // The gateway answers lookups again: "Check again" sends the same form, which refunds nothing more.
+  lossy.blindLookups = false;
+  await cell.getByRole('button', { name: 'Check again' }).click();
+  await status.filter({ hasText: /already sent/ }).waitFor();
+  assert.equal(await refunded(reference), 2_000);
+  assert.equal(await row(reference).locator('[data-refund-checking]').count(), 0);
+});
