@@ -65,9 +65,15 @@ export const threeDSStyles = css`
     border-radius: var(--_radius);
     background: #fff;
   }
+  /* The whole screen but the close control: a bank's page fits it at 200% zoom, and at 400% it scrolls inside. */
   .challenge[data-window-size='05'] {
     width: 100%;
-    height: var(--pg-challenge-full-height, 80vh);
-    grid-template-rows: auto 1fr;
+    height: var(--pg-challenge-full-height, calc(100vh - 1rem));
+    /* The frame fills its row and never overflows it (an iframe's 150 px would run past the checkout). */
+    grid-template-rows: auto minmax(0, 1fr);
+  }
+  .challenge[data-window-size='05'] iframe[part='frame'] {
+    height: 100%;
+    min-height: 0;
   }
 `;

@@ -30,7 +30,7 @@ function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
  * @csspart frame - The bank's frame.
  * @csspart cancel - The button that cancels the bank check (Escape does the same).
  *
- * @cssproperty --pg-challenge-full-height - Height of the full-width challenge window.
+ * @cssproperty --pg-challenge-full-height - Height of the full-width challenge window (default: the screen less 1rem).
  * @cssproperty --pg-color-border - Frame border colour.
  * @cssproperty --pg-color-primary - Cancel button colour.
  */

@@ -171,7 +171,7 @@ function isThreeDSAction(value: unknown): value is ThreeDSAction {
  * @cssproperty --pg-spacing - Gap between fields.
  * @cssproperty --pg-font-family - Font family.
  * @cssproperty --pg-font-size - Base font size.
- * @cssproperty --pg-challenge-full-height - Height of the full-width (05) challenge window.
+ * @cssproperty --pg-challenge-full-height - Height of the full-width (05) challenge window (default: the screen less 1rem).
  */
 export class PgCheckout extends LitElement {
   static override styles = [themeStyles, checkoutStyles];
@@ -467,7 +467,10 @@ export class PgCheckout extends LitElement {
   };
 
   private focusMessage(): void {
-    this.renderRoot.querySelector<HTMLElement>('[part=message]')?.focus();
+    const message = this.renderRoot.querySelector<HTMLElement>('[part=message]');
+    message?.focus({ preventScroll: true });
+    // Focus scrolls only what is wholly off screen in Firefox and WebKit; a message half above it stays cut.
+    message?.scrollIntoView({ block: 'nearest' });
   }
 
   private async authenticate(reference: string, action: ThreeDSAction): Promise<FinalPaymentState> {
