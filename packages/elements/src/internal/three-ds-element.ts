@@ -16,6 +16,7 @@ import { challengeDeadline } from './challenge-deadline.js';
 import { isTransient, waitForCompletion } from './completion.js';
 import { ConnectionController } from './connection.js';
 import { ServerStylesController } from './server-styles.js';
+import { PageSchemeController } from './page-scheme.js';
 import { shopperMessage } from './failure-message.js';
 import { postIntoFrame } from './post-into-frame.js';
 import { pickChallengeWindow, type ChallengeWindow } from './window-size.js';
@@ -37,6 +38,9 @@ export abstract class ThreeDSElement extends LitElement {
   protected readonly connection = new ConnectionController(this);
 
   private readonly serverStyles = new ServerStylesController(this);
+
+  /** `appearance="auto"` follows the page's own colours. */
+  private readonly pageScheme = new PageSchemeController(this);
 
   static override properties: PropertyDeclarations = {
     checkout: { state: true, attribute: false },
