@@ -307,6 +307,8 @@ for (const name of ENGINES) {
           seen.top >= 0 && seen.bottom <= seen.h,
           `the outcome is at ${seen.top}..${seen.bottom} of ${seen.h}`,
         );
+        const zoom = phone.width === 320 ? '320' : '200pct';
+        await s.tab.screenshot(join(shots, `checkout-${zoom}-${name}-outcome.png`));
       });
     }
 
@@ -335,6 +337,8 @@ for (const name of ENGINES) {
           layout.hint >= layout.frame,
           `the shop's hint starts ${layout.frame - layout.hint} px inside the bank's frame`,
         );
+        const zoom = zoomed.width === 640 ? '200pct' : '400pct';
+        await s.tab.screenshot(join(shots, `checkout-${zoom}-${name}-challenge.png`));
         await s.tab.bankEvaluate(`document.querySelector('#otp').value = '1234'; return true;`);
         await s.clickInBank('button[value="submit"]');
         assert.equal(await s.finalStatus(), 'approved', "the tap on the bank's Submit reached it");
