@@ -33,31 +33,31 @@ export function pageIsDark(el: Element): boolean {
  * the light form whatever the system says. Sets `data-scheme` on the host for the theme's CSS.
  */
 export class PageSchemeController implements ReactiveController {
-  private seen = '';
-  private readonly media =
+  private schemeSeen = '';
+  private readonly schemeMedia =
     typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : undefined;
-  private readonly onChange = (): void => this.read();
+  private readonly onSchemeChange = (): void => this.readScheme();
 
   constructor(private readonly host: Host) {
     host.addController(this);
   }
 
   hostConnected(): void {
-    this.media?.addEventListener('change', this.onChange);
-    this.read();
+    this.schemeMedia?.addEventListener('change', this.onSchemeChange);
+    this.readScheme();
   }
 
   hostDisconnected(): void {
-    this.media?.removeEventListener('change', this.onChange);
+    this.schemeMedia?.removeEventListener('change', this.onSchemeChange);
   }
 
   hostUpdate(): void {
-    if (this.host.appearance !== this.seen) this.read();
+    if (this.host.appearance !== this.schemeSeen) this.readScheme();
   }
 
-  private read(): void {
+  private readScheme(): void {
     const host = this.host;
-    this.seen = host.appearance;
+    this.schemeSeen = host.appearance;
     if (host.appearance === 'auto' && host.isConnected)
       host.setAttribute('data-scheme', pageIsDark(host) ? 'dark' : 'light');
     else host.removeAttribute('data-scheme');

@@ -375,7 +375,7 @@ export abstract class ThreeDSElement extends LitElement {
   protected onMethodLoad(): void {}
 
   /** The warning before the challenge times out, or '' while there is time. */
-  private warning(): string {
+  private timeoutText(): string {
     const seconds = this.timeoutWarning;
     return seconds ? this.t('challengeTimeoutWarning', { seconds }) : '';
   }
@@ -391,7 +391,7 @@ export abstract class ThreeDSElement extends LitElement {
       @keydown=${this.onChallengeKeydown}
     >
       <div class="timeout">
-        ${this.checkout ? html`<p role="status">${this.warning() || nothing}</p>` : nothing}
+        ${this.checkout ? html`<p role="status">${this.timeoutText() || nothing}</p>` : nothing}
         ${
           this.timeoutWarning
             ? html`<button
@@ -444,7 +444,7 @@ export abstract class ThreeDSElement extends LitElement {
     // Inside the drop-in, its own region (in the tree from its first render) speaks for each step.
     if (this.checkout) return html`${this.renderMethodFrame()}${this.renderChallenge()}`;
     const checking = this.phase === 'method' || this.phase === 'resuming';
-    const warning = this.warning();
+    const warning = this.timeoutText();
     const status = checking
       ? this.t('authenticating')
       : this.phase === 'challenge'
