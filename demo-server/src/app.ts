@@ -18,11 +18,12 @@ import { BackOfficeActions } from './back-office-actions.js';
 import { elementsDist, repoRoot, webDist } from './build.js';
 import type { DemoConfig } from './config.js';
 import { ShopperSessions } from './cookies.js';
+import { withRenderedCheckout } from './checkout-ssr.js';
 import { cspMiddleware, withNonce } from './csp.js';
 import { openDatabase, type Database, type DatabaseConfig } from './db.js';
 import { errorHandler } from './errors.js';
 import { describeMeta, safeLine } from './log.js';
-import { page } from './html.js';
+import { formatAmount, page } from './html.js';
 import { networkOf, WindowLimit } from './limits.js';
 import { handlePaymentWebhook } from './notifications.js';
 import {
@@ -366,7 +367,14 @@ async function startWith(
     sessions.ensure(req, res);
     res.type('html').send(withNonce(built(name), String(res.locals.nonce)));
   };
-  pages.get(['/', '/index.html'], sendBuilt('index.html'));
+  // The checkout page carries its drop-in server-rendered, with the shopper's total on Pay.
+  pages.get(['/', '/index.html'], async (req, res) => {
+    const session = sessions.ensure(req, res);
+    const cart = cartView(await orders.current(session));
+    const payLabel = `Pay ${formatAmount(cart.amount, cart.currency)}`;
+    const markup = await withRenderedCheckout(built('index.html'), payLabel);
+    res.type('html').send(withNonce(markup, String(res.locals.nonce)));
+  });
   pages.get(['/esm', '/esm.html'], sendBuilt('esm.html'));
   pages.get(['/result', '/result.html'], sendBuilt('result.html'));
   pages.get(['/script-tag', '/script-tag.html'], (req, res) => {

@@ -6,10 +6,12 @@ export function scriptTagPage(nonce: string): string {
   return page({
     title: 'Script tag',
     nonce,
-    head: `<script nonce="${escapeHtml(nonce)}" src="/elements/pg-checkout.js" defer></script>`,
+    // The script in the head, fetched beside the stylesheet; the order beside both, for the amount on Pay.
+    head: `<script nonce="${escapeHtml(nonce)}" src="/elements/pg-checkout.js" defer></script>
+<link rel="preload" href="/checkout/config" as="fetch" crossorigin>`,
     body: `<h1>Paying through the script-tag build</h1>
 <p>This page loads <code>pg-checkout.js</code> with a plain <code>&lt;script&gt;</code> tag.</p>
-<section class="pay"><pg-checkout endpoint="/checkout" methods="card"></pg-checkout></section>`,
+<section class="pay"><pg-checkout class="skeleton" endpoint="/checkout" methods="card"></pg-checkout></section>`,
   });
 }
 

@@ -247,16 +247,20 @@ if (want('slow3g')) {
   );
   table(
     [
+      'setup',
       'CPU',
       'first paint (ms)',
+      'script and CSS asked for (ms)',
       'script arrived (ms)',
       'card number typable (ms)',
       'amount on Pay (ms)',
       'layout shift score',
     ],
     n.rows.map((r) => [
+      r.setup,
       r.cpu === 1 ? 'as is' : `${r.cpu}x slower`,
       fmt(r.firstPaint),
+      `${fmt(r.scriptStart)}, ${fmt(r.cssStart)}`,
       fmt(r.scriptEnd),
       fmt(r.typable),
       fmt(r.amount),
@@ -266,18 +270,24 @@ if (want('slow3g')) {
   for (const r of n.rows)
     if (r.shifts.length)
       console.log(
-        `What moved (CPU ${r.cpu}x, the worst load):\n\n${r.shifts.map((x) => `- ${x}`).join('\n')}\n`,
+        `What moved (${r.setup}, CPU ${r.cpu}x, the worst load):\n\n${r.shifts.map((x) => `- ${x}`).join('\n')}\n`,
       );
   for (const r of n.rows) {
-    const cpu = r.cpu === 1 ? '' : `, CPU ${r.cpu}x slower`;
+    const at = `Slow 3G, ${r.setup}${r.cpu === 1 ? '' : `, CPU ${r.cpu}x slower`}`;
     goal(
-      `Slow 3G${cpu}: layout shift ${fmt(r.shift, 3)} <= ${n.shiftGoal} (a placeholder of the form's size from first paint)`,
+      `${at}: layout shift ${fmt(r.shift, 3)} <= ${n.shiftGoal} (the form, or a skeleton of its size, from first paint)`,
       r.shiftMet,
     );
-    goal(
-      `Slow 3G${cpu}: typable at ${fmt(r.typable)} ms and the amount at ${fmt(r.amount)} ms, within the script's round trip (it arrived at ${fmt(r.scriptEnd)} ms)`,
-      r.sameTrip,
-    );
+    if (r.setup === 'server-rendered')
+      goal(
+        `${at}: typable at ${fmt(r.typable)} ms and the amount at ${fmt(r.amount)} ms, at first paint (${fmt(r.firstPaint)} ms)`,
+        r.atFirstPaint,
+      );
+    else
+      goal(
+        `${at}: typable at ${fmt(r.typable)} ms and the amount at ${fmt(r.amount)} ms, within the script's round trip (it arrived at ${fmt(r.scriptEnd)} ms)`,
+        r.sameTrip,
+      );
   }
 }
 

@@ -52,6 +52,29 @@ const PHONES: Record<EngineName, Viewport[]> = {
   ],
 };
 
+/** Where the issue saw a payment's outcome start above the screen (WebKit's window is at least 447 px wide). */
+const OUTCOME: Record<EngineName, Viewport[]> = {
+  chromium: [{ width: 320, height: 568 }],
+  firefox: [{ width: 320, height: 568 }],
+  webkit: [
+    { width: 320, height: 568 },
+    { width: 640, height: 400 },
+  ],
+};
+
+/** 200% zoom (640x400) in every engine, and 400% (320x200) where the issue saw the shop's hint over the bank. */
+const ZOOMED: Record<EngineName, Viewport[]> = {
+  chromium: [
+    { width: 640, height: 400 },
+    { width: 320, height: 200 },
+  ],
+  firefox: [
+    { width: 640, height: 400 },
+    { width: 320, height: 200 },
+  ],
+  webkit: [{ width: 640, height: 400 }],
+};
+
 interface Box {
   left: number;
   top: number;
@@ -268,6 +291,57 @@ for (const name of ENGINES) {
           `the reason is at ${reason.top}..${reason.bottom}`,
         );
         assert.equal(await s.visible(FIELDS.pay), false);
+      });
+    }
+
+    for (const phone of OUTCOME[name]) {
+      test(`at ${phone.width}x${phone.height}: the outcome of a payment is all on screen when it ends`, async () => {
+        const s = await shopperFor('4111111111111111', phone);
+        await s.payByPointer('4111111111111111');
+        assert.equal(await s.finalStatus(), 'approved', await s.text(FIELDS.message));
+        await until('focus on the outcome', async () => (await s.focused()) === 'message');
+        const seen = await s.tab.evaluate<{ top: number; bottom: number; h: number }>(
+          `${DEEP} const r = deep('${FIELDS.message}').getBoundingClientRect(); return { top: r.top, bottom: r.bottom, h: innerHeight };`,
+        );
+        assert.ok(
+          seen.top >= 0 && seen.bottom <= seen.h,
+          `the outcome is at ${seen.top}..${seen.bottom} of ${seen.h}`,
+        );
+        const zoom = phone.width === 320 ? '320' : '200pct';
+        await s.tab.screenshot(join(shots, `checkout-${zoom}-${name}-outcome.png`));
+      });
+    }
+
+    for (const zoomed of ZOOMED[name]) {
+      test(`at ${zoomed.width}x${zoomed.height} (zoomed in) during the bank check: its page fits its frame, nothing of the shop lies over it, its Submit takes the tap`, async () => {
+        const s = await shopperFor('4000000000003063', zoomed);
+        await s.payByPointer('4000000000003063');
+        await s.bankPage();
+        const bank = (await s.tab.bankEvaluate<{ submit: number; page: number; h: number }>(
+          `const r = document.querySelector('button[value="submit"]').getBoundingClientRect(); return { submit: r.bottom + scrollY, page: document.documentElement.scrollHeight, h: innerHeight };`,
+        ))!;
+        // 200% zoom: the whole page shows in its frame; 400%: it may scroll inside the frame, never under the shop.
+        if (zoomed.height >= 400)
+          assert.ok(
+            bank.submit <= bank.h && bank.page <= bank.h,
+            `the bank's Submit ends at ${bank.submit} of a ${bank.h} px frame (its page is ${bank.page} px)`,
+          );
+        const layout = await s.tab.evaluate<{ frame: number; checkout: number; hint: number }>(
+          `${DEEP} return { frame: deep('iframe[part~="frame"]').getBoundingClientRect().bottom, checkout: document.querySelector('pg-checkout').getBoundingClientRect().bottom, hint: document.querySelector('.hint').getBoundingClientRect().top };`,
+        );
+        assert.ok(
+          layout.frame <= layout.checkout + 0.5,
+          `the bank's frame runs ${layout.frame - layout.checkout} px past the checkout`,
+        );
+        assert.ok(
+          layout.hint >= layout.frame,
+          `the shop's hint starts ${layout.frame - layout.hint} px inside the bank's frame`,
+        );
+        const zoom = zoomed.width === 640 ? '200pct' : '400pct';
+        await s.tab.screenshot(join(shots, `checkout-${zoom}-${name}-challenge.png`));
+        await s.tab.bankEvaluate(`document.querySelector('#otp').value = '1234'; return true;`);
+        await s.clickInBank('button[value="submit"]');
+        assert.equal(await s.finalStatus(), 'approved', "the tap on the bank's Submit reached it");
       });
     }
   });

@@ -144,11 +144,16 @@ export class Shopper {
 
   /** Clicks an element of the bank's page: its point in the frame plus the frame's place in the page. */
   async clickInBank(selector: string): Promise<void> {
-    const inner = await until(`${selector} in the bank page`, () =>
-      this.tab.bankEvaluate<{ x: number; y: number } | null>(
-        `const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return null; el.scrollIntoView({ block: 'center' }); const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 };`,
+    await until(`${selector} in the bank page`, () =>
+      this.tab.bankEvaluate<boolean>(
+        `const el = document.querySelector(${JSON.stringify(selector)}); if (!el) return false; el.scrollIntoView({ block: 'center' }); return true;`,
       ),
     );
+    // A scroll that bubbles out of a cross-process frame reaches the page a moment later.
+    await new Promise((r) => setTimeout(r, 300));
+    const inner = (await this.tab.bankEvaluate<{ x: number; y: number }>(
+      `const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 };`,
+    ))!;
     const frame = await this.tab.evaluate<{ x: number; y: number }>(
       `${DEEP} const f = deep('iframe[part~="frame"]'); const r = f.getBoundingClientRect(); return { x: r.x + f.clientLeft, y: r.y + f.clientTop };`,
     );

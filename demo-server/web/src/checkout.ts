@@ -1,3 +1,5 @@
+// Lit's hydration support before anything that imports lit: the page comes with the drop-in rendered.
+import '@lit-labs/ssr-client/lit-element-hydrate-support.js';
 import '@pg-checkout/elements';
 import { bindCart } from './cart.js';
 

@@ -131,6 +131,14 @@ const PRIVATE_NAMES = new RegExp(
     'validators',
     'waiting',
     'whenConnected',
+    'moreTime',
+    'onSchemeChange',
+    'pageScheme',
+    'readScheme',
+    'schemeMedia',
+    'schemeSeen',
+    'timeoutText',
+    'timeoutWarning',
   ].join('|')})$`,
 );
 
@@ -180,6 +188,7 @@ const SHARED = {
   'internal/connection': ['ConnectionController'],
   'internal/failure-message': ['shopperMessage'],
   'internal/server-styles': ['ServerStylesController'],
+  'internal/page-scheme': ['PageSchemeController'],
   'styles/theme': ['themeStyles'],
 };
 

@@ -43,6 +43,8 @@ export const af: Messages = {
   challengeTitle: 'Bevestig dat dit jy is',
   challengeAnnouncement: 'Jou bank moet hierdie betaling bevestig. Voltooi die kontrole hieronder.',
   cancelChallenge: 'Kanselleer die bankkontrole',
+  challengeTimeoutWarning: 'Die bankkontrole eindig oor {seconds} sekondes.',
+  challengeMoreTime: 'Meer tyd',
   cancel: 'Kanselleer',
   approved: 'Betaling suksesvol. Dankie!',
   pending: 'Jou betaling word verwerk. Ons laat weet jou wanneer dit voltooi is.',

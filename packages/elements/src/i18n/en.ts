@@ -43,6 +43,8 @@ export const en: Messages = {
   challengeTitle: 'Confirm it is you',
   challengeAnnouncement: 'Your bank needs to confirm this payment. Complete the check below.',
   cancelChallenge: 'Cancel the bank check',
+  challengeTimeoutWarning: 'The bank check ends in {seconds} seconds.',
+  challengeMoreTime: 'More time',
   cancel: 'Cancel',
   approved: 'Payment successful. Thank you!',
   pending: 'Your payment is being processed. We will let you know when it completes.',

@@ -42,6 +42,8 @@ export interface Messages {
   challengeTitle: string;
   challengeAnnouncement: string;
   cancelChallenge: string;
+  challengeTimeoutWarning: string;
+  challengeMoreTime: string;
   cancel: string;
   approved: string;
   pending: string;

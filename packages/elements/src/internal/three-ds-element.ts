@@ -12,12 +12,13 @@ import {
   type Messages,
   type Translate,
 } from '../i18n/localize.js';
+import { challengeDeadline } from './challenge-deadline.js';
 import { isTransient, waitForCompletion } from './completion.js';
 import { ConnectionController } from './connection.js';
 import { ServerStylesController } from './server-styles.js';
+import { PageSchemeController } from './page-scheme.js';
 import { shopperMessage } from './failure-message.js';
 import { postIntoFrame } from './post-into-frame.js';
-import { sleep } from './sleep.js';
 import { pickChallengeWindow, type ChallengeWindow } from './window-size.js';
 
 export type Phase = 'idle' | 'method' | 'challenge' | 'resuming';
@@ -38,6 +39,9 @@ export abstract class ThreeDSElement extends LitElement {
 
   private readonly serverStyles = new ServerStylesController(this);
 
+  /** `appearance="auto"` follows the page's own colours. */
+  private readonly pageScheme = new PageSchemeController(this);
+
   static override properties: PropertyDeclarations = {
     checkout: { state: true, attribute: false },
     phase: { state: true, attribute: false },
@@ -45,6 +49,7 @@ export abstract class ThreeDSElement extends LitElement {
     challengeWindow: { state: true, attribute: false },
     frameName: { state: true, attribute: false },
     bankLoaded: { state: true, attribute: false },
+    timeoutWarning: { state: true, attribute: false },
     endpoint: {},
     challengeTimeout: { type: Number, attribute: 'challenge-timeout' },
     pollInterval: { type: Number, attribute: 'poll-interval' },
@@ -68,6 +73,9 @@ export abstract class ThreeDSElement extends LitElement {
   protected frameName = '';
   /** The bank's page has arrived in the challenge frame (until then a spinner says it is loading). */
   protected bankLoaded = false;
+  /** Seconds left when the shopper was warned that the challenge is about to time out (0: no warning). */
+  protected timeoutWarning = 0;
+  private moreTime?: () => void;
 
   /** The middleware's mount URL; the drop-in's when inside one. */
   endpoint = '';
@@ -278,7 +286,18 @@ export abstract class ThreeDSElement extends LitElement {
         { signal: watch.signal },
       );
       postIntoFrame(this.renderRoot as ShadowRoot, request.acsUrl, this.frameName, request.fields);
-      const timedOut = sleep(this.challengeTimeout, watch.signal).then(() => 'timeout' as const);
+      this.timeoutWarning = 0;
+      const deadline = challengeDeadline(
+        this.challengeTimeout,
+        watch.signal,
+        (left) => (this.timeoutWarning = left),
+      );
+      this.moreTime = () => {
+        this.timeoutWarning = 0;
+        deadline.extend();
+        this.focusFrame(frame);
+      };
+      const timedOut = deadline.ended.then(() => 'timeout' as const);
       const outcome = await Promise.race([completed, timedOut]);
       if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
       if (attached.aborted) return 'detached';
@@ -288,6 +307,7 @@ export abstract class ThreeDSElement extends LitElement {
       return outcome.state;
     } finally {
       watch.abort();
+      this.timeoutWarning = 0;
     }
   }
 
@@ -354,6 +374,12 @@ export abstract class ThreeDSElement extends LitElement {
   /** Called on the method frame's first load (v2 only). */
   protected onMethodLoad(): void {}
 
+  /** The warning before the challenge times out, or '' while there is time. */
+  private timeoutText(): string {
+    const seconds = this.timeoutWarning;
+    return seconds ? this.t('challengeTimeoutWarning', { seconds }) : '';
+  }
+
   protected renderChallenge() {
     if (this.phase !== 'challenge') return nothing;
     const size = this.challengeWindow;
@@ -364,6 +390,21 @@ export abstract class ThreeDSElement extends LitElement {
       tabindex="-1"
       @keydown=${this.onChallengeKeydown}
     >
+      <div class="timeout">
+        ${this.checkout ? html`<p role="status">${this.timeoutText() || nothing}</p>` : nothing}
+        ${
+          this.timeoutWarning
+            ? html`<button
+                part="more-time"
+                class="secondary"
+                type="button"
+                @click=${() => this.moreTime?.()}
+              >
+                ${this.t('challengeMoreTime')}
+              </button>`
+            : nothing
+        }
+      </div>
       <button
         part="cancel"
         class="close"
@@ -403,14 +444,15 @@ export abstract class ThreeDSElement extends LitElement {
     // Inside the drop-in, its own region (in the tree from its first render) speaks for each step.
     if (this.checkout) return html`${this.renderMethodFrame()}${this.renderChallenge()}`;
     const checking = this.phase === 'method' || this.phase === 'resuming';
+    const warning = this.timeoutText();
     const status = checking
       ? this.t('authenticating')
       : this.phase === 'challenge'
-        ? this.t('challengeAnnouncement')
+        ? warning || this.t('challengeAnnouncement')
         : '';
     // One region, always in the tree (never hidden) so screen readers announce what is put in it.
     // prettier-ignore
-    return html`<div part="status" class="status ${this.phase === 'challenge' ? 'visually-hidden' : ''}" role="status" lang=${this.locale}>${checking ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${status || nothing}</div>
+    return html`<div part="status" class="status ${this.phase === 'challenge' && !warning ? 'visually-hidden' : ''}" role="status" lang=${this.locale}>${checking ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${status || nothing}</div>
       ${this.renderMethodFrame()}${this.renderChallenge()}`;
   }
 }

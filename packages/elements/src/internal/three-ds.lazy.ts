@@ -13,6 +13,7 @@ import { themeStyles } from '../styles/theme.js';
 import { importBesideScript } from './beside-script.lazy.js';
 import { ConnectionController } from './connection.js';
 import { shopperMessage } from './failure-message.js';
+import { PageSchemeController } from './page-scheme.js';
 import { ServerStylesController } from './server-styles.js';
 
 /** The 3-D Secure classes, once `pg-checkout.3ds.js` ran (`PgCheckout.Pg3dsV2` in the script tag). */
@@ -38,6 +39,7 @@ const shared = {
   'internal/connection': { ConnectionController },
   'internal/failure-message': { shopperMessage },
   'internal/server-styles': { ServerStylesController },
+  'internal/page-scheme': { PageSchemeController },
   'styles/theme': { themeStyles },
 };
 

@@ -32,6 +32,7 @@ export const threeDSStyles = css`
   }
   /* One close control above the frame's corner; the bank's page has the title and its own buttons. */
   .close {
+    grid-area: 1 / 1;
     justify-self: end;
     min-height: 0;
     /* A tap target of 44 px (WCAG 2.5.5). */
@@ -44,6 +45,18 @@ export const threeDSStyles = css`
     border: 1px solid var(--_border);
     background: transparent;
     color: var(--_text);
+  }
+  /* Beside the close control: the warning before the challenge times out (WCAG 2.2.1) and "More time". */
+  .timeout {
+    grid-area: 1 / 1;
+    margin-inline-end: 3.25rem;
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+  }
+  .timeout p {
+    margin: 0;
   }
   iframe[part='frame'],
   .loading {
@@ -65,9 +78,15 @@ export const threeDSStyles = css`
     border-radius: var(--_radius);
     background: #fff;
   }
+  /* The whole screen but the close control: a bank's page fits it at 200% zoom, and at 400% it scrolls inside. */
   .challenge[data-window-size='05'] {
     width: 100%;
-    height: var(--pg-challenge-full-height, 80vh);
-    grid-template-rows: auto 1fr;
+    height: var(--pg-challenge-full-height, calc(100vh - 1rem));
+    /* The frame fills its row and never overflows it (an iframe's 150 px would run past the checkout). */
+    grid-template-rows: auto minmax(0, 1fr);
+  }
+  .challenge[data-window-size='05'] iframe[part='frame'] {
+    height: 100%;
+    min-height: 0;
   }
 `;

@@ -2,7 +2,7 @@ import { css } from 'lit';
 
 /**
  * Theme tokens shared by every element. Each `--pg-*` property has a light default and a dark one
- * (`appearance="dark"`, or `"auto"` following the shopper's system setting).
+ * (`appearance="dark"`, or `"auto"` following the page's own background and colour scheme).
  */
 export const themeStyles = css`
   :host {
@@ -27,7 +27,8 @@ export const themeStyles = css`
     font-size: var(--_font-size);
     box-sizing: border-box;
   }
-  :host([appearance='dark']) {
+  :host([appearance='dark']),
+  :host([appearance='auto'][data-scheme='dark']) {
     /* Fields darken whatever surface the merchant's page gives them, rather than paint their own navy. */
     --_bg: var(--pg-color-background, rgb(0 0 0 / 24%));
     --_surface: var(--pg-color-surface, #1f2937);
@@ -41,8 +42,9 @@ export const themeStyles = css`
     --_focus: var(--pg-focus-ring, 0 0 0 2px var(--_bg), 0 0 0 4px #93c5fd);
     color-scheme: dark;
   }
+  /* Before the page could be read (server-rendered, not yet hydrated): the system's setting. */
   @media (prefers-color-scheme: dark) {
-    :host([appearance='auto']) {
+    :host([appearance='auto']:not([data-scheme])) {
       --_bg: var(--pg-color-background, rgb(0 0 0 / 24%));
       --_surface: var(--pg-color-surface, #1f2937);
       --_text: var(--pg-color-text, #f3f4f6);

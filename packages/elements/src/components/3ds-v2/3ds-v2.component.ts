@@ -43,8 +43,9 @@ function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
  * @csspart challenge - The challenge wrapper.
  * @csspart frame - The challenge frame.
  * @csspart cancel - The button that cancels the bank check (Escape does the same).
+ * @csspart more-time - "More time", shown with the warning before the challenge times out.
  *
- * @cssproperty --pg-challenge-full-height - Height of the full-width (05) challenge window.
+ * @cssproperty --pg-challenge-full-height - Height of the full-width (05) challenge window (default: the screen less 1rem).
  * @cssproperty --pg-color-border - Frame border colour.
  * @cssproperty --pg-color-primary - Cancel button colour.
  */

@@ -28,6 +28,7 @@ import {
   type Translate,
 } from '../../i18n/localize.js';
 import { ServerStylesController } from '../../internal/server-styles.js';
+import { PageSchemeController } from '../../internal/page-scheme.js';
 import { themeStyles } from '../../styles/theme.js';
 import {
   CardHolderValidator,
@@ -112,6 +113,9 @@ export class PgCardForm extends LitElement {
   private readonly tableLoad = updateOnTableLoad(this);
 
   private readonly serverStyles = new ServerStylesController(this);
+
+  /** `appearance="auto"` follows the page's own colours. */
+  private readonly pageScheme = new PageSchemeController(this);
 
   private readonly consumer = new ContextConsumer(this, {
     context: checkoutContext,

@@ -70,10 +70,12 @@ export const cardFormStyles = css`
     border-color: var(--_error);
     border-width: 2px;
   }
+  /* Large text shrinks to the field rather than scroll out of sight: 19 characters take under 12em (16 px at least). */
   #number {
     padding-right: 3.25rem;
     letter-spacing: 0.02em;
     font-variant-numeric: tabular-nums;
+    font-size: max(16px, min(1em, (100cqi - 4rem - 4px) / 12));
   }
   .brand {
     position: absolute;
@@ -85,6 +87,7 @@ export const cardFormStyles = css`
   @container (max-width: 18em) {
     #number {
       padding-inline: 0.5rem;
+      font-size: max(16px, min(1em, (100cqi - 1rem - 4px) / 12));
     }
     .brand {
       display: none;

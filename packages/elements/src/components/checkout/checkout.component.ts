@@ -41,6 +41,7 @@ import {
 } from '../../internal/running-payment.js';
 import { threeDSReady } from '../../internal/three-ds-ready.js';
 import { ServerStylesController } from '../../internal/server-styles.js';
+import { PageSchemeController } from '../../internal/page-scheme.js';
 import { themeStyles } from '../../styles/theme.js';
 import type { Pg3dsV1 } from '../3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
@@ -171,7 +172,7 @@ function isThreeDSAction(value: unknown): value is ThreeDSAction {
  * @cssproperty --pg-spacing - Gap between fields.
  * @cssproperty --pg-font-family - Font family.
  * @cssproperty --pg-font-size - Base font size.
- * @cssproperty --pg-challenge-full-height - Height of the full-width (05) challenge window.
+ * @cssproperty --pg-challenge-full-height - Height of the full-width (05) challenge window (default: the screen less 1rem).
  */
 export class PgCheckout extends LitElement {
   static override styles = [themeStyles, checkoutStyles];
@@ -203,6 +204,9 @@ export class PgCheckout extends LitElement {
 
   private readonly serverStyles = new ServerStylesController(this);
 
+  /** `appearance="auto"` follows the page's own colours. */
+  private readonly pageScheme = new PageSchemeController(this);
+
   private context?: CheckoutContext;
 
   private config?: CheckoutConfig;
@@ -226,7 +230,7 @@ export class PgCheckout extends LitElement {
   /** Offer the shopper's saved cards and "save this card" when the middleware supports them. */
   savedCards = false;
 
-  /** `light`, `dark` or `auto` (follows the system). */
+  /** `light`, `dark` or `auto` (follows the page it sits on: its background, else its `color-scheme`). */
   appearance: 'light' | 'dark' | 'auto' = 'light';
 
   /** Where the payment stands; reflected for CSS and tests. Read-only in practice. */
@@ -467,7 +471,10 @@ export class PgCheckout extends LitElement {
   };
 
   private focusMessage(): void {
-    this.renderRoot.querySelector<HTMLElement>('[part=message]')?.focus();
+    const message = this.renderRoot.querySelector<HTMLElement>('[part=message]');
+    message?.focus({ preventScroll: true });
+    // Focus scrolls only what is wholly off screen in Firefox and WebKit; a message half above it stays cut.
+    message?.scrollIntoView({ block: 'nearest' });
   }
 
   private async authenticate(reference: string, action: ThreeDSAction): Promise<FinalPaymentState> {

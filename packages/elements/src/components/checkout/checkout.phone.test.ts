@@ -65,6 +65,25 @@ describe('<pg-checkout> on a phone', () => {
     }
   });
 
+  it('the whole card number shows with 150% text in the demo shop on a 375 px phone (its padding grows too)', async () => {
+    const root = document.documentElement;
+    root.style.fontSize = '150%';
+    try {
+      // 375 px less the shop's and its panel's 1rem padding on each side, at 24 px to the rem.
+      const wrapper = await fixture<HTMLDivElement>(
+        html`<div style="width:calc(375px - 4rem)"><pg-card-form></pg-card-form></div>`,
+      );
+      const form = wrapper.querySelector('pg-card-form') as PgCardForm;
+      typeInto(field(form, 'number'), '4000000000003063');
+      await form.updateComplete;
+      const input = field(form, 'number');
+      expect(input.value).to.equal('4000 0000 0000 3063');
+      expect(input.scrollWidth, 'nothing scrolled out of sight').to.be.at.most(input.clientWidth);
+    } finally {
+      root.style.fontSize = '';
+    }
+  });
+
   it('"save this card" is a 44 px tap target', async () => {
     const form = await fixture<PgCardForm>(html`<pg-card-form allow-save></pg-card-form>`);
     const row = form.shadowRoot!.querySelector('[part=save-card]')!.getBoundingClientRect();
