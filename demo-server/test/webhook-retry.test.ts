@@ -73,7 +73,7 @@ for (const backend of backends) {
           kind: 'postgres',
           url: pg.createDatabase('shop_webhook_retry'),
         });
-        outage = { down: () => pg.halt(), up: () => pg.resume() };
+        outage = { down: () => pg.pause(), up: () => pg.resume() };
       } else {
         dir = mkdtempSync(join(tmpdir(), 'pg-checkout-webhook-retry-'));
         const wrapped = failing(await openDatabase({ kind: 'pglite', dir }));

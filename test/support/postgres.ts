@@ -18,8 +18,6 @@ export interface Postgres {
   /** Stops the server, keeping its data: the shop's database is down until `resume()`. */
   pause(): void;
   /** Starts the paused server again on the same port, with the same data. */
-  /** The same as `pause()`: stops the server, keeping its data, as an outage would. */
-  halt(): void;
   resume(): void;
   stop(): Promise<void>;
 }
@@ -120,10 +118,6 @@ export async function startPostgres(): Promise<Postgres> {
       return `${base}/${name}`;
     },
     pause() {
-      halt();
-      paused = true;
-    },
-    halt() {
       halt();
       paused = true;
     },
