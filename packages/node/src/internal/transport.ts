@@ -139,9 +139,8 @@ export class Transport {
         );
       }
       if (outer?.aborted) throw outer.reason;
-      const code = (err as { cause?: { code?: string } }).cause?.code;
       throw new GatewayConnectionError(
-        `could not reach the gateway at ${new URL(baseUrl).origin}${code ? ` (${code})` : ''} for ${method} ${path}` +
+        `could not reach the gateway at ${new URL(baseUrl).origin} (${whyUnreachable(err)}) for ${method} ${path}` +
           (changesState ? `; if the request arrived, ${UNKNOWN_OUTCOME}` : ''),
         { cause: err },
       );
@@ -206,6 +205,18 @@ export class Transport {
     }
     return { status, body: body as Answer['body'] };
   }
+}
+
+/** The fetch failure in one line (Node's `ECONNREFUSED`, workerd's "Illegal invocation"), so logs show the cause. */
+function whyUnreachable(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  const said = (e: unknown) =>
+    e instanceof Error || (typeof e === 'object' && e !== null && 'message' in e)
+      ? `${(e as Error).name ?? 'Error'}: ${String((e as Error).message)}`
+      : String(e);
+  const text = cause?.message === undefined ? said(err) : `${said(err)}; ${said(cause)}`;
+  return maskText(text.slice(0, 300));
 }
 
 function parseOrText(text: string): unknown {
