@@ -44,7 +44,7 @@ const goal = (what: string, ok: boolean) => goals.push(`${ok ? 'met   ' : 'MISSE
 console.log(`# pg-checkout bench\n\n${machine()}\n`);
 
 if (want('signing')) {
-  const s = benchSigning();
+  const s = await benchSigning();
   console.log('## Signing (1 KB body)\n');
   table(
     ['', 'µs per signature'],

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { maskText } from '@pg-checkout/protocol';
 import {
   GatewayConnectionError,
@@ -30,6 +29,23 @@ const MAX_RETRY_DELAY_MS = 5_000;
 const TIMED_OUT = Symbol('timed out');
 const UNKNOWN_OUTCOME =
   'the outcome is unknown: reconcile (look the payment up by merchant reference) before trying again';
+
+/** Waits `ms`, rejecting early when `signal` aborts (node:timers/promises is not on every runtime). */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const done = () => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    };
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
 
 function checkCallOptions(call: CallOptions | undefined): void {
   if (call === undefined) return;
@@ -73,11 +89,9 @@ export class Transport {
           `GET ${path} failed (${err.message}); retrying in ${Math.round(delay)} ms`,
           { attempt: attempt + 1 },
         );
-        await sleep(delay, undefined, call?.signal ? { signal: call.signal } : undefined).catch(
-          () => {
-            throw call?.signal?.reason ?? err;
-          },
-        );
+        await sleep(delay, call?.signal).catch(() => {
+          throw call?.signal?.reason ?? err;
+        });
       }
     }
   }
@@ -105,7 +119,7 @@ export class Transport {
       'Content-Type': 'application/json',
       Accept: 'application/json',
       'X-Token': token,
-      'X-Signature': signRequest(url, body, secret),
+      'X-Signature': await signRequest(url, body, secret),
     };
     if (call?.forwardedFor !== undefined) headers['X-Forwarded-For'] = call.forwardedFor;
 
