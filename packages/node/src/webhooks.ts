@@ -28,7 +28,7 @@ function parseRaw(rawBody: unknown, what: string): unknown {
   else if (rawBody instanceof Uint8Array) text = utf8.decode(rawBody);
   else {
     throw new WebhookVerificationError(
-      `${what}: pass the raw request body (a string or Buffer, e.g. express.raw({ type: 'application/json' })), ` +
+      `${what}: pass the raw request body (a string or Uint8Array, e.g. express.raw({ type: 'application/json' })), ` +
         `not ${rawBody === null ? 'null' : typeof rawBody === 'object' ? 'a parsed object' : typeof rawBody}`,
       'not-raw',
     );

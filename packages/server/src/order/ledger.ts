@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { base64url, randomBytes } from '../internal/crypto.js';
 import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { LookupRecord } from '../gateway.js';
 import type { PaymentMethodName } from '../options.js';
@@ -6,6 +6,7 @@ import type { Context } from '../internal/context.js';
 import { classifyGatewayError } from '../internal/gateway-errors.js';
 import { orderKeys } from '../internal/keys.js';
 import { nextStatus, observed, type AttemptEvent, type AttemptStatus } from './states.js';
+import { later } from '../internal/timers.js';
 
 /**
  * What the middleware remembers of one order's attempts. A cache of the gateway: when it is
@@ -155,7 +156,7 @@ export async function withOrder<T>(
   const keys = orderKeys(order);
   const deadline = ctx.now() + (options.waitMs ?? 0);
   // Fences the write-back: after a store restart another request may hold the lock anew.
-  const token = randomBytes(12).toString('base64url');
+  const token = base64url(randomBytes(12));
   let raw: string | undefined;
   let stored = true;
   for (;;) {
@@ -245,7 +246,7 @@ function retryFinish(
 ): void {
   const delay = FINISH_RETRY_MS[attempt];
   if (delay === undefined) return;
-  setTimeout(() => {
+  later(() => {
     ctx.store.writeAll(ops, held).then(
       (applied) =>
         ctx.logger.info(
@@ -254,7 +255,7 @@ function retryFinish(
         ),
       () => retryFinish(ctx, order, ops, held, attempt + 1),
     );
-  }, delay).unref();
+  }, delay);
 }
 
 const undecided = (attempt: LedgerAttempt) =>
