@@ -31,23 +31,57 @@ export function builtinCrypto(): NodeCrypto | undefined {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Standard base64 of bytes. */
-export function base64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
-  return btoa(binary);
+const STANDARD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+// Two characters per 12 bits from a table: btoa works on a binary string and costs about 15 times
+// as much in Node 20.
+const pairs = (alphabet: string) =>
+  Array.from({ length: 4096 }, (_, n) => alphabet[n >>> 6]! + alphabet[n & 63]!);
+const STANDARD_PAIRS = pairs(STANDARD);
+const URL_SAFE_PAIRS = pairs(URL_SAFE);
+
+function encode(bytes: Uint8Array, table: string[], pad: boolean): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out += table[n >>> 12]! + table[n & 4095]!;
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) out += table[bytes[i]! << 4]! + (pad ? '==' : '');
+  else if (rest === 2) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
+    out += table[n >>> 12]! + table[n & 4095]![0]! + (pad ? '=' : '');
+  }
+  return out;
 }
+
+/** Standard base64 of bytes, padded. */
+export const base64 = (bytes: Uint8Array): string => encode(bytes, STANDARD_PAIRS, true);
 
 /** URL-safe base64 without padding, as Node's `base64url`. */
-export function base64url(bytes: Uint8Array): string {
-  return base64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
+export const base64url = (bytes: Uint8Array): string => encode(bytes, URL_SAFE_PAIRS, false);
 
-/** The bytes of URL-safe base64 (padding optional); throws on a length no encoder makes. */
+const VALUES = new Map([...URL_SAFE].map((c, i) => [c, i]));
+
+/** The bytes of URL-safe base64 without padding; throws on a character or length no encoder makes. */
 export function fromBase64url(text: string): Uint8Array {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  if (text.length % 4 === 1) throw new TypeError('not base64url: a length no encoder makes');
+  const out = new Uint8Array((text.length * 3) >>> 2);
+  let bits = 0;
+  let value = 0;
+  let at = 0;
+  for (const char of text) {
+    const digit = VALUES.get(char);
+    if (digit === undefined) throw new TypeError('not base64url: an unknown character');
+    value = (value << 6) | digit;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[at++] = (value >>> bits) & 0xff;
+    }
+  }
   return out;
 }
 
