@@ -12,11 +12,13 @@ import { table } from './lib/pool.js';
 import { benchOverhead, type Load } from './overhead.js';
 import { benchSandbox, type SandboxReady } from './sandbox-bench.js';
 import { benchSigning } from './signing.js';
+import { benchMiddlewareCpu } from './middleware-cpu.js';
 import { benchStores } from './store-bench.js';
 import { printFailover, printRedisRoutes } from './redis-report.js';
 
 const PARTS = [
   'signing',
+  'cpu',
   'overhead',
   'sandbox',
   'store',
@@ -55,6 +57,21 @@ if (want('signing')) {
     ],
   );
   goal(`signing ratio ${fmt(s.ours / s.floor, 2)} <= 1.5`, s.ours / s.floor <= 1.5);
+}
+
+if (want('cpu')) {
+  const c = await benchMiddlewareCpu();
+  console.log('## Middleware CPU in one process (card payment, gateway answered in memory)\n');
+  table(
+    ['', 'ms of CPU per payment'],
+    [
+      [
+        'createCheckoutHandler + GatewayClient + MemoryStore (median of 5 rounds)',
+        fmt(c.msPerPayment, 3),
+      ],
+      ['rounds', c.rounds.map((r) => fmt(r, 3)).join(', ')],
+    ],
+  );
 }
 
 const startSandbox = () =>
