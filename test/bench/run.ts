@@ -13,11 +13,13 @@ import { benchOverhead, type Load } from './overhead.js';
 import { benchSandbox, type SandboxReady } from './sandbox-bench.js';
 import { benchSweep } from './reconcile-bench.js';
 import { benchSigning } from './signing.js';
+import { benchMiddlewareCpu } from './middleware-cpu.js';
 import { benchStores } from './store-bench.js';
 import { printFailover, printRedisRoutes } from './redis-report.js';
 
 const PARTS = [
   'signing',
+  'cpu',
   'overhead',
   'sandbox',
   'store',
@@ -46,7 +48,7 @@ const goal = (what: string, ok: boolean) => goals.push(`${ok ? 'met   ' : 'MISSE
 console.log(`# pg-checkout bench\n\n${machine()}\n`);
 
 if (want('signing')) {
-  const s = benchSigning();
+  const s = await benchSigning();
   console.log('## Signing (1 KB body)\n');
   table(
     ['', 'µs per signature'],
@@ -57,6 +59,21 @@ if (want('signing')) {
     ],
   );
   goal(`signing ratio ${fmt(s.ours / s.floor, 2)} <= 1.5`, s.ours / s.floor <= 1.5);
+}
+
+if (want('cpu')) {
+  const c = await benchMiddlewareCpu();
+  console.log('## Middleware CPU in one process (card payment, gateway answered in memory)\n');
+  table(
+    ['', 'ms of CPU per payment'],
+    [
+      [
+        'createCheckoutHandler + GatewayClient + MemoryStore (median of 5 rounds)',
+        fmt(c.msPerPayment, 3),
+      ],
+      ['rounds', c.rounds.map((r) => fmt(r, 3)).join(', ')],
+    ],
+  );
 }
 
 const startSandbox = () =>

@@ -33,6 +33,7 @@ import {
   type Gateway,
   type RunningApp,
 } from './fetch-apps.js';
+import { startRuntime, type Runtime } from './runtimes.js';
 
 const work = scratch();
 const cache = process.env.PG_CONSUMERS_CACHE; // default: npm's own, shared with `npm ci`
@@ -57,6 +58,7 @@ const APPS: Record<string, PackageDir[]> = {
   sveltekit: ['server', 'elements'],
   nuxt: ['server', 'elements'],
   'react-router': ['server', 'elements'],
+  runtimes: ['server'],
 };
 /** Where each app on the Fetch API handler imports shared/checkout.ts from. */
 const CHECKOUT_AT: Record<string, string> = {
@@ -608,3 +610,34 @@ test('React Router 7 (framework mode): a resource route’s loader and action pa
     await running.stop();
   }
 });
+
+/** The runtimes app, built once: the Worker bundled as wrangler would, and type-checked. */
+let runtimesBuilt: Promise<string> | undefined;
+function runtimesApp(): Promise<string> {
+  runtimesBuilt ??= app('runtimes').then(async (dir) => {
+    await timed('runtimes: npm run build (esbuild, tsc)', () =>
+      mustRun('npm', ['run', 'build'], { cwd: dir }),
+    );
+    return dir;
+  });
+  return runtimesBuilt;
+}
+
+for (const [runtime, title] of [
+  ['workerd', 'Cloudflare Workers (workerd through Miniflare, no nodejs_compat, MemoryStore)'],
+  ['workerd-durable-object', 'Cloudflare Workers with the guide’s Durable Object store'],
+  ['bun', 'Bun (Bun.serve)'],
+  ['deno', 'Deno (Deno.serve)'],
+] as const satisfies readonly (readonly [Runtime, string])[]) {
+  test(`${title}: createCheckoutHandler from the tarballs pays 4111… and 4000…3063`, async () => {
+    const dir = await runtimesApp();
+    const running = await timed(`${runtime}: start`, async () =>
+      startRuntime(dir, runtime, await gateway()),
+    );
+    try {
+      await payThroughApp(runtime, running);
+    } finally {
+      await running.stop();
+    }
+  });
+}

@@ -23,7 +23,7 @@ export interface GatewayClientOptions {
   baseUrls?: Partial<Record<Environment, string>>;
   /** Per-attempt timeout. Default 30 000 ms. */
   timeoutMs?: number;
-  /** fetch implementation. Default `globalThis.fetch`. */
+  /** fetch implementation, called as a plain function (never as a method). Default: the global `fetch`. */
   fetch?: typeof fetch;
   /** Extra attempts for GET requests after a connection error or 5xx. Default 2. POSTs are never retried. */
   retries?: number;
@@ -146,9 +146,15 @@ export function resolveOptions(options: GatewayClientOptions): ResolvedOptions {
   const retryDelayMs = options.retryDelayMs ?? 200;
   if (!Number.isFinite(retryDelayMs) || retryDelayMs < 0)
     throw new TypeError('option `retryDelayMs` must be a non-negative number');
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function')
+  if (options.fetch !== undefined && typeof options.fetch !== 'function')
+    throw new TypeError('option `fetch` must be a function');
+  if (options.fetch === undefined && typeof globalThis.fetch !== 'function')
     throw new TypeError('option `fetch` must be a function (no global fetch found)');
+  // Called unbound: workerd's fetch throws "Illegal invocation" when called with any other `this`.
+  const given = options.fetch;
+  const fetchImpl: typeof fetch = given
+    ? (input, init) => given(input, init)
+    : (input, init) => globalThis.fetch(input, init);
 
   return {
     token,

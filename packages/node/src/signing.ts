@@ -1,11 +1,16 @@
-import { createHmac } from 'node:crypto';
 import { InvalidRequestError } from './errors.js';
+import { hmacSha256Hex } from './internal/crypto.js';
 
 /**
  * The gateway's request signature: HMAC-SHA256 over the absolute URL, plus for a POST a newline and the
- * body exactly as sent, trimmed; lower-case hex (64 characters).
+ * body exactly as sent, trimmed; lower-case hex (64 characters). A promise, because Web Crypto is
+ * asynchronous; a wrong argument throws at once.
  */
-export function signRequest(url: string, body: string | undefined, secret: string): string {
+export function signRequest(
+  url: string,
+  body: string | undefined,
+  secret: string,
+): Promise<string> {
   if (typeof url !== 'string' || !/^https?:\/\//.test(url)) {
     throw new TypeError(
       'signRequest needs the absolute request URL (scheme, host, port, path, query)',
@@ -15,7 +20,7 @@ export function signRequest(url: string, body: string | undefined, secret: strin
     throw new TypeError('signRequest needs the merchant secret');
   }
   const data = (body === undefined ? url : `${url}\n${body}`).trim();
-  return createHmac('sha256', secret).update(data, 'utf8').digest('hex');
+  return hmacSha256Hex(secret, data);
 }
 
 /** Serializes a body once, compactly; this exact string is both signed and sent. */

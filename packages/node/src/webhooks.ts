@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   PaymentNotificationSchema,
   PayoutWebhookSchema,
@@ -8,6 +7,8 @@ import {
   type PayoutWebhook,
 } from '@pg-checkout/protocol';
 import { WebhookVerificationError } from './errors.js';
+import { constantTimeEqual } from './internal/crypto.js';
+import { md5Hex } from './internal/md5.js';
 
 /** A secret, or a function that picks it from the payload (a super merchant uses the sub-merchant's secret). */
 export type NotificationSecret =
@@ -15,16 +16,19 @@ export type NotificationSecret =
 
 /** MD5 hex of the concatenation, as the gateway computes webhook hashes. */
 export function webhookHash(id: string | number, secret: string): string {
-  return createHash('md5').update(`${id}${secret}`, 'utf8').digest('hex');
+  return md5Hex(`${id}${secret}`);
 }
+
+// Keeps a byte order mark, as Node's Buffer#toString did, so such a body fails as not JSON.
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 function parseRaw(rawBody: unknown, what: string): unknown {
   let text: string;
   if (typeof rawBody === 'string') text = rawBody;
-  else if (rawBody instanceof Uint8Array) text = Buffer.from(rawBody).toString('utf8');
+  else if (rawBody instanceof Uint8Array) text = utf8.decode(rawBody);
   else {
     throw new WebhookVerificationError(
-      `${what}: pass the raw request body (a string or Buffer, e.g. express.raw({ type: 'application/json' })), ` +
+      `${what}: pass the raw request body (a string or Uint8Array, e.g. express.raw({ type: 'application/json' })), ` +
         `not ${rawBody === null ? 'null' : typeof rawBody === 'object' ? 'a parsed object' : typeof rawBody}`,
       'not-raw',
     );
@@ -37,10 +41,8 @@ function parseRaw(rawBody: unknown, what: string): unknown {
 }
 
 function sameHash(expected: string, received: string): boolean {
-  const a = Buffer.from(expected, 'utf8');
-  const b = Buffer.from(received.toLowerCase(), 'utf8');
   // Lengths are public (32 hex characters); only the content comparison must be constant-time.
-  return a.length === b.length && timingSafeEqual(a, b);
+  return constantTimeEqual(expected, received.toLowerCase());
 }
 
 /**

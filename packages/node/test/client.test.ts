@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createServer, type AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import { CardDeclinedError, GatewayClient } from '../src/index.js';
+import { CardDeclinedError, GatewayClient, GatewayConnectionError } from '../src/index.js';
 import { FakeGateway, SECRET, TOKEN, createRequest, samples } from './support/fake-gateway.js';
 
 const gateway = new FakeGateway();
@@ -79,6 +80,74 @@ describe('custom fetch', () => {
     gateway.on('GET', '/pg/api/v2/util/validate', { json: { success: true, merchant: 'Shop' } });
     await client.validate();
     assert.deepEqual(seen, [`GET ${gateway.url}/pg/api/v2/util/validate`]);
+  });
+});
+
+describe('fetch as workerd calls it', () => {
+  // workerd's fetch refuses any `this` but the global scope: "Illegal invocation".
+  const realFetch = globalThis.fetch;
+  const strictFetch = function (
+    this: unknown,
+    input: Parameters<typeof fetch>[0],
+    init?: RequestInit,
+  ) {
+    if (this !== undefined && this !== globalThis)
+      return Promise.reject(
+        new TypeError('Illegal invocation: function called with incorrect `this` reference'),
+      );
+    return realFetch(input, init);
+  } as typeof fetch;
+
+  it('calls the global fetch unbound, so it pays where fetch checks its receiver', async () => {
+    globalThis.fetch = strictFetch;
+    try {
+      const client = new GatewayClient({ token: TOKEN, secret: SECRET, baseUrl: gateway.url });
+      gateway.on('GET', '/pg/api/v2/util/validate', { json: { success: true, merchant: 'Shop' } });
+      await client.validate();
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
+  it('calls a given fetch unbound too', async () => {
+    const client = new GatewayClient({
+      token: TOKEN,
+      secret: SECRET,
+      baseUrl: gateway.url,
+      fetch: strictFetch,
+    });
+    gateway.on('GET', '/pg/api/v2/util/validate', { json: { success: true, merchant: 'Shop' } });
+    await client.validate();
+  });
+
+  it('names why the gateway could not be reached in the error message', async () => {
+    const client = new GatewayClient({
+      token: TOKEN,
+      secret: SECRET,
+      baseUrl: gateway.url,
+      retries: 0,
+      fetch: () => Promise.reject(new TypeError('Illegal invocation')),
+    });
+    const err = await client.validate().catch((e: unknown) => e);
+    assert.ok(err instanceof GatewayConnectionError);
+    assert.match(err.message, /could not reach the gateway at .*\(TypeError: Illegal invocation\)/);
+  });
+
+  it('keeps the error code of a refused connection in the message', async () => {
+    // A port that was just free: nothing listens there.
+    const spare = createServer();
+    await new Promise<void>((resolve) => spare.listen(0, '127.0.0.1', resolve));
+    const { port } = spare.address() as AddressInfo;
+    await new Promise((resolve) => spare.close(resolve));
+    const client = new GatewayClient({
+      token: TOKEN,
+      secret: SECRET,
+      baseUrl: `http://127.0.0.1:${port}`,
+      retries: 0,
+    });
+    const err = await client.validate().catch((e: unknown) => e);
+    assert.ok(err instanceof GatewayConnectionError);
+    assert.match(err.message, /\(ECONNREFUSED\)/);
   });
 });
 

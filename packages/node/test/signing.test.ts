@@ -21,8 +21,8 @@ const vectors = JSON.parse(
 
 describe('signRequest known answers (openssl)', () => {
   for (const v of vectors) {
-    it(v.name, () => {
-      const signature = signRequest(v.url, v.body, v.secret);
+    it(v.name, async () => {
+      const signature = await signRequest(v.url, v.body, v.secret);
       assert.equal(signature, v.signature);
       assert.match(signature, /^[0-9a-f]{64}$/);
     });
@@ -38,11 +38,14 @@ describe('signRequest known answers (openssl)', () => {
     assert.ok(vectors.some((v) => v.method === 'POST' && (v.body ?? '').includes('\\/')));
   });
 
-  it('a different secret, URL or body gives a different signature', () => {
+  it('a different secret, URL or body gives a different signature', async () => {
     const v = vectors.find((x) => x.method === 'POST')!;
-    assert.notEqual(signRequest(v.url, v.body, 'other'), v.signature);
-    assert.notEqual(signRequest(`${v.url}?x=1`, v.body, v.secret), v.signature);
-    assert.notEqual(signRequest(v.url, `${v.body} `.replace('{', '{ '), v.secret), v.signature);
+    assert.notEqual(await signRequest(v.url, v.body, 'other'), v.signature);
+    assert.notEqual(await signRequest(`${v.url}?x=1`, v.body, v.secret), v.signature);
+    assert.notEqual(
+      await signRequest(v.url, `${v.body} `.replace('{', '{ '), v.secret),
+      v.signature,
+    );
   });
 
   it('refuses a relative URL or an empty secret', () => {
@@ -84,7 +87,7 @@ describe('the signed body is the body sent', () => {
       assert.equal(r.body, v.body);
       assert.equal(
         r.headers['x-signature'],
-        signRequest(`${gateway.url}/pg/api/v2/util/validate`, v.body, SECRET),
+        await signRequest(`${gateway.url}/pg/api/v2/util/validate`, v.body, SECRET),
       );
     });
   }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { maskText } from '@pg-checkout/protocol';
 import {
   GatewayConnectionError,
@@ -30,6 +29,23 @@ const MAX_RETRY_DELAY_MS = 5_000;
 const TIMED_OUT = Symbol('timed out');
 const UNKNOWN_OUTCOME =
   'the outcome is unknown: reconcile (look the payment up by merchant reference) before trying again';
+
+/** Waits `ms`, rejecting early when `signal` aborts (node:timers/promises is not on every runtime). */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const done = () => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    };
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
 
 function checkCallOptions(call: CallOptions | undefined): void {
   if (call === undefined) return;
@@ -73,11 +89,9 @@ export class Transport {
           `GET ${path} failed (${err.message}); retrying in ${Math.round(delay)} ms`,
           { attempt: attempt + 1 },
         );
-        await sleep(delay, undefined, call?.signal ? { signal: call.signal } : undefined).catch(
-          () => {
-            throw call?.signal?.reason ?? err;
-          },
-        );
+        await sleep(delay, call?.signal).catch(() => {
+          throw call?.signal?.reason ?? err;
+        });
       }
     }
   }
@@ -105,7 +119,7 @@ export class Transport {
       'Content-Type': 'application/json',
       Accept: 'application/json',
       'X-Token': token,
-      'X-Signature': signRequest(url, body, secret),
+      'X-Signature': await signRequest(url, body, secret),
     };
     if (call?.forwardedFor !== undefined) headers['X-Forwarded-For'] = call.forwardedFor;
 
@@ -139,9 +153,8 @@ export class Transport {
         );
       }
       if (outer?.aborted) throw outer.reason;
-      const code = (err as { cause?: { code?: string } }).cause?.code;
       throw new GatewayConnectionError(
-        `could not reach the gateway at ${new URL(baseUrl).origin}${code ? ` (${code})` : ''} for ${method} ${path}` +
+        `could not reach the gateway at ${new URL(baseUrl).origin} (${whyUnreachable(err)}) for ${method} ${path}` +
           (changesState ? `; if the request arrived, ${UNKNOWN_OUTCOME}` : ''),
         { cause: err },
       );
@@ -206,6 +219,18 @@ export class Transport {
     }
     return { status, body: body as Answer['body'] };
   }
+}
+
+/** The fetch failure in one line (Node's `ECONNREFUSED`, workerd's "Illegal invocation"), so logs show the cause. */
+function whyUnreachable(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  const said = (e: unknown) =>
+    e instanceof Error || (typeof e === 'object' && e !== null && 'message' in e)
+      ? `${(e as Error).name ?? 'Error'}: ${String((e as Error).message)}`
+      : String(e);
+  const text = cause?.message === undefined ? said(err) : `${said(err)}; ${said(cause)}`;
+  return maskText(text.slice(0, 300));
 }
 
 function parseOrText(text: string): unknown {

@@ -22,7 +22,7 @@ export interface HttpExchange {
 export interface HttpAnswer {
   status: number;
   headers: Record<string, string>;
-  body: string | Buffer;
+  body: string | Uint8Array;
 }
 
 /** How a route wants its body read; the adapter refuses what it cannot read before the route runs. */

@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
 import { CheckoutError, misconfigured } from '../errors.js';
 import { callerOf, type Caller } from '../internal/caller.js';
+import { ipVersion } from '../internal/ip.js';
 import { sayOnce, type Context } from '../internal/context.js';
 import { REFERENCE } from '../internal/keys.js';
 import type { OwnedPayment } from '../use-cases/confirm-step2.js';
@@ -12,7 +12,7 @@ import type { HttpExchange } from './exchange.js';
  */
 export function clientIpOf(ctx: Context, ex: HttpExchange): string {
   const address = ex.clientAddress;
-  if (address && isIP(address)) return address;
+  if (address && ipVersion(address)) return address;
   sayOnce(
     ctx,
     'client-address',
@@ -78,10 +78,13 @@ const notFound = () => new CheckoutError(404, 'not_found', 'This payment was not
  * The `:reference` of a route that reads or drives a payment, once the browser proved it created
  * it (`X-PG-Client-Secret`). A stranger gets the same 404 as for a reference that does not exist.
  */
-export function ownedReference(ctx: Context, ex: HttpExchange): OwnedPayment {
+export async function ownedReference(ctx: Context, ex: HttpExchange): Promise<OwnedPayment> {
   const reference = ex.params.reference ?? '';
   if (!REFERENCE.test(reference)) throw notFound();
-  const merchantReference = ctx.secrets.ownsPayment(reference, ex.header('x-pg-client-secret'));
+  const merchantReference = await ctx.secrets.ownsPayment(
+    reference,
+    ex.header('x-pg-client-secret'),
+  );
   if (!merchantReference) throw notFound();
   return { reference, merchantReference };
 }

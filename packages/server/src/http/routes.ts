@@ -1,9 +1,9 @@
-import { isIP } from 'node:net';
 import { takeBankTurn, type PostEnd } from '../internal/bank-limits.js';
 import type { Context } from '../internal/context.js';
 import { callerOf } from '../internal/caller.js';
 import { completionPage, methodPageCsp, type CompletionKind } from '../internal/html.js';
 import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../internal/schemas.js';
+import { ipVersion } from '../internal/ip.js';
 import { httpStatusOf, type OwnedPaymentState } from '../payment-state.js';
 import { confirmProof, type ProofResult } from '../use-cases/confirm-proof.js';
 import { confirmStep2 } from '../use-cases/confirm-step2.js';
@@ -56,7 +56,7 @@ const field = (body: unknown, name: string): string | undefined => {
 const completion =
   (version: 1 | 2): Route['run'] =>
   async (ex, ctx) => {
-    const attempt = sessionAttempt(ctx, ex.params.session);
+    const attempt = await sessionAttempt(ctx, ex.params.session);
     if (!attempt) return pageAnswer(404, 'unknown');
     const proof = version === 2 ? field(ex.body, 'cres') : field(ex.body, 'PaRes');
     const binding = version === 2 ? field(ex.body, 'threeDSSessionData') : field(ex.body, 'MD');
@@ -64,7 +64,7 @@ const completion =
       ctx.logger.warn('3-D Secure post without a proof', { version });
       return pageAnswer(400, 'rejected');
     }
-    const address = ex.clientAddress && isIP(ex.clientAddress) ? ex.clientAddress : undefined;
+    const address = ex.clientAddress && ipVersion(ex.clientAddress) ? ex.clientAddress : undefined;
     const turn = await takeBankTurn(ctx, attempt, address);
     if (!turn.granted) {
       const page = pageAnswer(429, 'busy');
@@ -151,7 +151,7 @@ export const ROUTES: readonly Route[] = [
     body: 'json',
     run: async (ex, ctx) => {
       const caller = callerFor(ctx, ex, true);
-      const payment = ownedReference(ctx, ex);
+      const payment = await ownedReference(ctx, ex);
       return state(await confirmStep2(payment, caller, ctx));
     },
   },
@@ -160,7 +160,7 @@ export const ROUTES: readonly Route[] = [
     path: '/payments/:reference',
     body: 'none',
     run: async (ex, ctx) => {
-      const payment = ownedReference(ctx, ex);
+      const payment = await ownedReference(ctx, ex);
       return state(await paymentStatus(payment, callerFor(ctx, ex, false), ctx));
     },
   },
@@ -179,7 +179,7 @@ export const ROUTES: readonly Route[] = [
     body: 'none',
     page: true,
     run: async (ex, ctx) => {
-      const attempt = sessionAttempt(ctx, ex.params.session);
+      const attempt = await sessionAttempt(ctx, ex.params.session);
       if (!attempt) return pageAnswer(404, 'unknown');
       try {
         const method = await methodContent(ctx, attempt);
@@ -188,9 +188,9 @@ export const ROUTES: readonly Route[] = [
           status: 200,
           headers: {
             ...PAGE_HEADERS,
-            'Content-Security-Policy': methodPageCsp(method.content, method.frameAncestor),
+            'Content-Security-Policy': await methodPageCsp(method.content, method.frameAncestor),
           },
-          body: Buffer.from(method.content, 'utf8'),
+          body: method.content,
         };
       } catch (error) {
         // The method step is best effort: the component confirms Step 2 after its timer anyway.

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { base64, randomBytes, sha256Base64 } from './crypto.js';
 
 const SCRIPT = /<script\b[^>]*>([\s\S]*?)<\/script>/gi;
 const URL_ATTR = /\b(?:action|src)\s*=\s*["']([^"']+)["']/gi;
@@ -19,9 +19,14 @@ function origins(html: string): string[] {
  * CSP for the bank's method page: only its own inline scripts (by hash) run, and it may post to
  * https: and to the origins its markup names (the ACS), framed only by the shop's page.
  */
-export function methodPageCsp(tdsMethodContent: string, frameAncestor: string): string {
-  const hashes = [...tdsMethodContent.matchAll(SCRIPT)].map(
-    (m) => `'sha256-${createHash('sha256').update(m[1]!, 'utf8').digest('base64')}'`,
+export async function methodPageCsp(
+  tdsMethodContent: string,
+  frameAncestor: string,
+): Promise<string> {
+  const hashes = await Promise.all(
+    [...tdsMethodContent.matchAll(SCRIPT)].map(
+      async (m) => `'sha256-${await sha256Base64(m[1]!)}'`,
+    ),
   );
   const targets = ['https:', ...origins(tdsMethodContent)].join(' ');
   return [
@@ -66,7 +71,7 @@ export function completionPage(
   reference: string | undefined,
   pageOrigin: string | undefined,
 ): { html: string; csp: string } {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = base64(randomBytes(16));
   const notify = reference && pageOrigin && (kind === 'done' || kind === 'checking');
   const script = notify
     ? `<script nonce="${nonce}">parent.postMessage({source:'pg-checkout',type:'3ds-complete',reference:${jsString(reference)}},${jsString(pageOrigin)});</script>`

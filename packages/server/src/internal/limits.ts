@@ -1,6 +1,6 @@
-import { isIP } from 'node:net';
 import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { Caller } from './caller.js';
+import { parseIPv6 } from './ip.js';
 import type { Context, Limits } from './context.js';
 
 /** What a limited route does: starts a payment, changes saved cards, or reads what the gateway says. */
@@ -13,8 +13,8 @@ export type LimitKind = 'pay' | 'cards' | 'read';
 export function clientKey(ip: string, ipv6Prefix: number): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return mapped[1]!;
-  if (isIP(ip) !== 6) return ip;
-  const words = expandIPv6(ip);
+  const words = parseIPv6(ip);
+  if (!words) return ip;
   const bits = Math.max(0, Math.min(128, ipv6Prefix));
   const kept = words.map((word, i) => {
     const from = i * 16;
@@ -23,21 +23,6 @@ export function clientKey(ip: string, ipv6Prefix: number): string {
     return word & (0xffff << (16 - (bits - from)));
   });
   return `${kept.map((w) => w.toString(16)).join(':')}/${bits}`;
-}
-
-/** The eight 16-bit words of an IPv6 address (zone dropped, `::` and a dotted IPv4 tail expanded). */
-function expandIPv6(ip: string): number[] {
-  let text = ip.split('%')[0]!.toLowerCase();
-  const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (tail) {
-    const [a, b, c, d] = tail.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', rest] = text.split('::');
-  const left = head ? head.split(':') : [];
-  const right = rest === undefined ? [] : rest ? rest.split(':') : [];
-  const fill = rest === undefined ? [] : Array(8 - left.length - right.length).fill('0');
-  return [...left, ...fill, ...right].map((w) => parseInt(w, 16) || 0);
 }
 
 /** The per-instance ceiling: counted in process, so a limit costs no store round trip more. */

@@ -9,13 +9,13 @@ const APPROVED = 'Payment approved.';
 const PENDING = 'Your payment is being processed. We will confirm it shortly.';
 
 /** Turns a create or Step 2 outcome into the browser's state and the record's 3-D Secure ids. */
-export function stateFromOutcome(
+export async function stateFromOutcome(
   ctx: Context,
   outcome: PaymentOutcome,
   merchantReference: string,
-): { state: PaymentState; threeDS?: PaymentRecord['threeDS'] } {
+): Promise<{ state: PaymentState; threeDS?: PaymentRecord['threeDS'] }> {
   const { reference } = outcome;
-  const session = ctx.secrets.sessionToken(merchantReference);
+  const session = await ctx.secrets.sessionToken(merchantReference);
   const callbackOrigin = ctx.publicOrigin;
   if (outcome.kind === 'approved') {
     return {

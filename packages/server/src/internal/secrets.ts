@@ -1,8 +1,9 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { base64url, constantTimeEqual, fromBase64url, fromUtf8, macKey, utf8 } from './crypto.js';
 
 /**
  * Stateless proofs handed to the browser. Both are HMACs under a server-only key, so they verify
  * with no store read: they survive a store that lost everything and work on every instance.
+ * Asynchronous, because Web Crypto is.
  */
 export interface Secrets {
   /**
@@ -10,24 +11,20 @@ export interface Secrets {
    * made by the attempt `merchantReference`: it carries that attempt, so the payment's order can
    * be found with no store.
    */
-  clientSecret(reference: string, merchantReference: string): string;
+  clientSecret(reference: string, merchantReference: string): Promise<string>;
   /** The attempt's merchant reference when `given` is the client secret of `reference` (constant time). */
-  ownsPayment(reference: string, given: unknown): string | undefined;
+  ownsPayment(reference: string, given: unknown): Promise<string | undefined>;
   /** The `:session` of an attempt's 3-D Secure URLs: its merchant reference and expiry, signed. */
-  sessionToken(merchantReference: string): string;
+  sessionToken(merchantReference: string): Promise<string>;
   /** The merchant reference a session token was made for, or `undefined` when it is not ours or expired. */
-  merchantReferenceOf(token: string): string | undefined;
+  merchantReferenceOf(token: string): Promise<string | undefined>;
 }
 
 const CLIENT_LABEL = 'pg-checkout/client-secret/v1\0';
 const SESSION_LABEL = 'pg-checkout/3ds/v1\0';
 const DERIVE_LABEL = 'pg-checkout/session-key/v1';
 
-function equal(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
+const textOf = (encoded: string) => fromUtf8(fromBase64url(encoded));
 
 /**
  * `sessionSecret` is used as given; a gateway or webhook secret is never used directly as an HMAC
@@ -42,35 +39,40 @@ export function createSecrets(source: {
 }): Secrets {
   const now = source.now ?? Date.now;
   const key = source.sessionSecret
-    ? Buffer.from(source.sessionSecret, 'utf8')
-    : createHmac('sha256', source.derivedFrom ?? '')
-        .update(DERIVE_LABEL)
-        .digest();
-  const mac = (label: string, value: string) =>
-    createHmac('sha256', key).update(label).update(value).digest('base64url');
+    ? Promise.resolve(macKey(utf8(source.sessionSecret)))
+    : macKey(utf8(source.derivedFrom ?? ''))
+        .bytes(DERIVE_LABEL)
+        .then((derived) => macKey(derived));
+  const mac = async (label: string, value: string) => (await key).base64url(`${label}${value}`);
   return {
-    clientSecret: (reference, merchantReference) => {
-      const attempt = Buffer.from(merchantReference, 'utf8').toString('base64url');
-      return `${attempt}.${mac(CLIENT_LABEL, `${reference}\0${attempt}`)}`;
+    async clientSecret(reference, merchantReference) {
+      const attempt = base64url(utf8(merchantReference));
+      return `${attempt}.${await mac(CLIENT_LABEL, `${reference}\0${attempt}`)}`;
     },
-    ownsPayment(reference, given) {
+    async ownsPayment(reference, given) {
       if (typeof given !== 'string' || given.length > 200) return undefined;
       const match = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/.exec(given);
-      if (!match || !equal(mac(CLIENT_LABEL, `${reference}\0${match[1]}`), match[2]!))
+      if (
+        !match ||
+        !constantTimeEqual(await mac(CLIENT_LABEL, `${reference}\0${match[1]}`), match[2]!)
+      )
         return undefined;
-      return Buffer.from(match[1]!, 'base64url').toString('utf8');
+      return textOf(match[1]!);
     },
-    sessionToken(merchantReference) {
-      const body = `${Buffer.from(merchantReference, 'utf8').toString('base64url')}.${(now() + source.sessionTtlMs).toString(36)}`;
-      return `${body}.${mac(SESSION_LABEL, body)}`;
+    async sessionToken(merchantReference) {
+      const body = `${base64url(utf8(merchantReference))}.${(now() + source.sessionTtlMs).toString(36)}`;
+      return `${body}.${await mac(SESSION_LABEL, body)}`;
     },
-    merchantReferenceOf(token) {
+    async merchantReferenceOf(token) {
       if (typeof token !== 'string' || token.length > 240) return undefined;
       const match = /^([A-Za-z0-9_-]+)\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
-      if (!match || !equal(mac(SESSION_LABEL, `${match[1]}.${match[2]}`), match[3]!))
+      if (
+        !match ||
+        !constantTimeEqual(await mac(SESSION_LABEL, `${match[1]}.${match[2]}`), match[3]!)
+      )
         return undefined;
       if (parseInt(match[2]!, 36) < now()) return undefined;
-      return Buffer.from(match[1]!, 'base64url').toString('utf8');
+      return textOf(match[1]!);
     },
   };
 }

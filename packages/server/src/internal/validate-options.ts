@@ -270,7 +270,7 @@ export function validateOptions(options: unknown, name = 'createCheckout'): Chec
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const result = options as CheckoutOptions<any>;
   const environment =
-    result.environment ?? (process.env.NODE_ENV === 'production' ? 'production' : 'development');
+    result.environment ?? (nodeEnv() === 'production' ? 'production' : 'development');
   if (environment === 'production') {
     for (const [option, url] of [
       ['publicUrl', result.publicUrl],
@@ -294,3 +294,7 @@ export function validateOptions(options: unknown, name = 'createCheckout'): Chec
   }
   return { ...result, environment };
 }
+
+// Workers have no `process`: there the merchant names the environment.
+const nodeEnv = () =>
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.NODE_ENV;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { base64url, randomBytes } from '../internal/crypto.js';
 import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { LookupRecord } from '../gateway.js';
 import type { PaymentMethodName } from '../options.js';
@@ -7,6 +7,7 @@ import { classifyGatewayError } from '../internal/gateway-errors.js';
 import { orderKeys } from '../internal/keys.js';
 import { enqueueSafely } from '../internal/sweep-list.js';
 import { nextStatus, observed, type AttemptEvent, type AttemptStatus } from './states.js';
+import { later } from '../internal/timers.js';
 
 /**
  * What the middleware remembers of one order's attempts. A cache of the gateway: when it is
@@ -156,7 +157,7 @@ export async function withOrder<T>(
   const keys = orderKeys(order);
   const deadline = ctx.now() + (options.waitMs ?? 0);
   // Fences the write-back: after a store restart another request may hold the lock anew.
-  const token = randomBytes(12).toString('base64url');
+  const token = base64url(randomBytes(12));
   let raw: string | undefined;
   let stored = true;
   for (;;) {
@@ -257,7 +258,7 @@ function retryFinish(
 ): void {
   const delay = FINISH_RETRY_MS[attempt];
   if (delay === undefined) return;
-  setTimeout(() => {
+  later(() => {
     ctx.store.writeAll(ops, held).then(
       (applied) =>
         ctx.logger.info(
@@ -266,7 +267,7 @@ function retryFinish(
         ),
       () => retryFinish(ctx, order, ops, held, attempt + 1),
     );
-  }, delay).unref();
+  }, delay);
 }
 
 const undecided = (attempt: LedgerAttempt) =>

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 // eslint-disable-next-line @typescript-eslint/ban-ts-comment -- @ts-expect-error would fail where ioredis is installed
 /** @ts-ignore ioredis is an optional peer: kept in the .d.ts so apps without it type-check (as any). */
 import type { Redis, Cluster } from 'ioredis';
@@ -10,6 +9,7 @@ import {
   type CheckoutStore,
   type StoreWrite,
 } from './store.js';
+import { builtinCrypto } from '../internal/crypto.js';
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {
@@ -31,8 +31,18 @@ interface Script {
   sha: string;
 }
 
+// Computed on first use, through the runtime's node:crypto (ioredis needs a Node-like runtime anyway),
+// so that importing the package's entry loads no node: module on Workers.
 function script(source: string): Script {
-  return { source, sha: createHash('sha1').update(source).digest('hex') };
+  let sha: string | undefined;
+  return {
+    source,
+    get sha() {
+      const crypto = builtinCrypto();
+      if (!crypto) throw new Error('RedisStore needs a runtime with node:crypto (Node, Bun, Deno)');
+      return (sha ??= crypto.createHash('sha1').update(source, 'utf8').digest('hex'));
+    },
+  };
 }
 
 // INCR and PEXPIRE in one script, so a crash between them cannot leave a counter that never expires.

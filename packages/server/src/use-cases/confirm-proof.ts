@@ -13,6 +13,7 @@ import {
   refreshAttempts,
   withOrder,
 } from '../order/ledger.js';
+import { later } from '../internal/timers.js';
 
 /** Least time between two sends of one kept proof, across instances. */
 const RETRY_GAP_MS = 1_000;
@@ -225,7 +226,7 @@ async function sendProof(
 function scheduleRetries(ctx: Context, reference: string, post: ProofPost, step: number): void {
   const delay = RETRY_SCHEDULE_MS[step];
   if (delay === undefined || delay > ctx.sessionTtlMs) return;
-  setTimeout(() => {
+  later(() => {
     void (async () => {
       const record = await loadPaymentSafely(ctx, reference);
       if (!record?.retryProof || isFinal(record.state)) return;
@@ -234,7 +235,7 @@ function scheduleRetries(ctx: Context, reference: string, post: ProofPost, step:
     })().catch((error: unknown) =>
       ctx.logger.warn('re-sending a kept 3-D Secure proof failed', { reference, error }),
     );
-  }, delay).unref();
+  }, delay);
 }
 
 /** Re-sends a kept proof, at most once per second across instances; returns the fresh record. */

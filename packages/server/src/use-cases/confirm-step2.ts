@@ -137,7 +137,7 @@ async function sendStep2(
       txId: threeDS.txId!,
       transactionId: threeDS.transactionId,
     });
-    const next = stateFromOutcome(ctx, outcome, record.merchantReference);
+    const next = await stateFromOutcome(ctx, outcome, record.merchantReference);
     move(ledger, n, next.state.status === 'approved' ? 'charged' : 'created');
     await settle(ctx, {
       ...record,

@@ -11,13 +11,13 @@ import { matchesCharge } from '../order/states.js';
 const APPROVED = 'Payment approved.';
 
 /** The state for the browser that started the payment: with the secret that lets it read it later. */
-export function owned(
+export async function owned(
   ctx: Context,
   state: PaymentState,
   merchantReference: string,
-): OwnedPaymentState {
+): Promise<OwnedPaymentState> {
   return state.reference
-    ? { ...state, clientSecret: ctx.secrets.clientSecret(state.reference, merchantReference) }
+    ? { ...state, clientSecret: await ctx.secrets.clientSecret(state.reference, merchantReference) }
     : state;
 }
 

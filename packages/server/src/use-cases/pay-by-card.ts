@@ -126,7 +126,7 @@ async function sendCreate(
     transaction: { reference: merchantReference, currency: order.currency, amount: order.amount },
     autoExecute: ctx.options.autoExecute ?? true,
     supports3dsV2: true,
-    callbackUrl: `${ctx.publicUrl}/3ds/${ctx.secrets.sessionToken(merchantReference)}/callback`,
+    callbackUrl: `${ctx.publicUrl}/3ds/${await ctx.secrets.sessionToken(merchantReference)}/callback`,
     clientIp,
     screenWidth: String(cmd.screenWidth),
     screenHeight: String(cmd.screenHeight),
@@ -181,7 +181,7 @@ async function sendCreate(
       await settleSavedCard(ctx, { ...base, reference: merchantReference, state: TIMEOUT_STATE });
     throw setupFault(ctx, failure, error) ?? error;
   }
-  const { state, threeDS } = stateFromOutcome(ctx, outcome, merchantReference);
+  const { state, threeDS } = await stateFromOutcome(ctx, outcome, merchantReference);
   attempt.reference = outcome.reference;
   move(ledger, n, state.status === 'approved' ? 'charged' : 'created');
   const record: PaymentRecord = {

@@ -134,7 +134,7 @@ export async function startRedirect(
       success: true as const,
       reference: result.reference,
       redirectUrl: result.redirectUrl,
-      clientSecret: ctx.secrets.clientSecret(result.reference, merchantReference),
+      clientSecret: await ctx.secrets.clientSecret(result.reference, merchantReference),
     };
   });
 }

@@ -115,7 +115,11 @@ export async function orderStatus(caller: Caller, ctx: Context): Promise<OrderSt
         const record = await loadPaymentSafely(ctx, attempt.reference);
         if (!record || isFinal(record.state)) continue;
         const merchantReference = attemptReference(order.reference, Number(n));
-        return { success: true, status, payment: owned(ctx, record.state, merchantReference) };
+        return {
+          success: true,
+          status,
+          payment: await owned(ctx, record.state, merchantReference),
+        };
       }
       return CHECKING;
     });

@@ -4,8 +4,8 @@ import { loadPayment } from '../internal/records.js';
 import { parseAttemptReference, type Ledger } from '../order/ledger.js';
 
 /** The attempt a `:session` token of the 3-D Secure URLs names, or `undefined` when the token is not ours. */
-export function sessionAttempt(ctx: Context, session: string | undefined) {
-  const merchantReference = session ? ctx.secrets.merchantReferenceOf(session) : undefined;
+export async function sessionAttempt(ctx: Context, session: string | undefined) {
+  const merchantReference = session ? await ctx.secrets.merchantReferenceOf(session) : undefined;
   return merchantReference ? parseAttemptReference(merchantReference) : undefined;
 }
 

@@ -70,16 +70,16 @@ async function lookupNotified(
  * string (`express.text`), or an object (`express.json`). The hashes cover only the reference or
  * payout id, so a re-serialized object verifies exactly as its original bytes would.
  */
-function rawOf(body: unknown): Buffer | string {
-  if (Buffer.isBuffer(body) || typeof body === 'string') return body;
+function rawOf(body: unknown): Uint8Array | string {
+  if (body instanceof Uint8Array || typeof body === 'string') return body;
   if (body && typeof body === 'object' && Object.keys(body).length > 0) return JSON.stringify(body);
-  return Buffer.alloc(0);
+  return new Uint8Array(0);
 }
 
 type Verified =
   { type: 'payment'; payload: PaymentNotification } | { type: 'payout'; payload: PayoutWebhook };
 
-function verify(type: WebhookEvent['type'], body: Buffer | string, secret: string): Verified {
+function verify(type: WebhookEvent['type'], body: Uint8Array | string, secret: string): Verified {
   return type === 'payment'
     ? { type, payload: verifyPaymentNotification(body, secret) }
     : { type, payload: verifyPayoutWebhook(body, secret) };
