@@ -4,7 +4,9 @@
 // PG_CONSUMERS_KEEP=1 keeps the scratch directory; PG_CONSUMERS_CACHE picks another npm cache;
 // PG_CONSUMERS_APPS=hono,nuxt installs only those apps (with --test-name-pattern for their tests).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -57,6 +59,7 @@ const APPS: Record<string, PackageDir[]> = {
   sveltekit: ['server', 'elements'],
   nuxt: ['server', 'elements'],
   'react-router': ['server', 'elements'],
+  'sandbox-quickstart': ['sandbox'],
 };
 /** Where each app on the Fetch API handler imports shared/checkout.ts from. */
 const CHECKOUT_AT: Record<string, string> = {
@@ -487,6 +490,60 @@ test('Preact and Solid: the elements type-check in their JSX, mistakes reported'
       mustRun(tsc, ['-p', `tsconfig.${fw}.json`], { cwd: dir }),
     );
   }
+});
+
+test('the sandbox quick start as written: `npx @pg-checkout/sandbox` in an empty project prints the .env lines and serves the signed API; no document says `npx pg-sandbox`', async () => {
+  const dir = await app('sandbox-quickstart');
+  // --no-install: the tarball is installed; the same command in an empty project fetches it by name.
+  const child = spawn('npx', ['--no-install', '@pg-checkout/sandbox', '--port', '0', '--quiet'], {
+    cwd: dir,
+    detached: true, // its own process group: npx runs the bin through a shell
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk));
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!/^PG_SECRET=.+$/m.test(out)) {
+      assert.ok(child.exitCode === null, `npx @pg-checkout/sandbox exited:\n${out}`);
+      assert.ok(Date.now() < deadline, `no .env lines within 60 s:\n${out}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const env = Object.fromEntries(
+      [...out.matchAll(/^(PG_BASE_URL|PG_TOKEN|PG_SECRET)=(.+)$/gm)].map((m) => [m[1]!, m[2]!]),
+    );
+    assert.match(env.PG_BASE_URL ?? '', /^http:\/\/127\.0\.0\.1:\d+$/, out);
+    assert.equal(env.PG_TOKEN, 'sandbox-token');
+    assert.equal(env.PG_SECRET, 'sandbox-secret');
+    assert.doesNotMatch(out, /npx pg-sandbox/);
+    // A signed call with exactly those three values, as the merchant's client will make.
+    const url = `${env.PG_BASE_URL}/pg/api/v2/util/validate`;
+    const signature = createHmac('sha256', env.PG_SECRET!).update(url).digest('hex');
+    const answer = await fetch(url, {
+      headers: { 'x-token': env.PG_TOKEN!, 'x-signature': signature },
+    });
+    assert.equal(answer.status, 200);
+    assert.equal(((await answer.json()) as { success: boolean }).success, true);
+    const cards = await fetch(`${env.PG_BASE_URL}/_sandbox/test-cards`);
+    assert.equal(cards.status, 200);
+  } finally {
+    if (child.exitCode === null) {
+      const exited = once(child, 'exit');
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+  }
+  // An unscoped name is not ours on the registry: nothing we ship or document may tell anyone to run it.
+  const documents = [
+    join(repoRoot, 'README.md'),
+    ...listFiles(join(repoRoot, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join(repoRoot, 'docs', f)),
+    ...PACKAGES.map((p) => join(unpacked(p), 'README.md')),
+  ];
+  for (const file of documents)
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /npx pg-sandbox/, file);
 });
 
 async function gateway(): Promise<Gateway> {
