@@ -42,13 +42,13 @@ import { webhookLog } from './webhook-log.js';
 
 export interface DemoOptions extends DemoConfig {
   /** Where the servers' log lines go (the e2e tests collect them to scan for card data). */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
 }
 
 export interface RunningDemo {
   url: string;
   /** The in-process sandbox's base URL, when no real gateway is configured. */
-  sandboxUrl?: string;
+  sandboxUrl?: string | undefined;
   client: GatewayClient;
   /** The back office's password: ADMIN_PASSWORD, or generated at start when that is unset. */
   adminPassword: string;
