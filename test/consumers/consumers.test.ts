@@ -206,6 +206,23 @@ test('every tarball ships what users run and read: dist, README, LICENSE, no tes
   }
 });
 
+test('every tarball passes publint (strict) and @arethetypeswrong/cli: exports, types and files agree for Node, CommonJS and bundlers', async () => {
+  const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
+  for (const p of Object.keys(packed.reports) as PackageDir[]) {
+    const tarball = packed.tarballs[p];
+    const lint = await run(bin('publint'), [tarball, '--strict'], { cwd: work });
+    assert.equal(lint.code, 0, `publint @pg-checkout/${p}:\n${lint.out}`);
+    // ESM only: node16's CommonJS reads it through require(esm), which Node >= 20.19 (our engines)
+    // has; node10 resolution knows no `exports` at all. Every other rule holds.
+    const types = await run(
+      bin('attw'),
+      [tarball, '--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--no-emoji'],
+      { cwd: work },
+    );
+    assert.equal(types.code, 0, `attw @pg-checkout/${p}:\n${types.out}`);
+  }
+});
+
 test('elements: custom-elements.json names shipped dist modules; JSX typings for six frameworks; ESM only', () => {
   const dir = unpacked('elements');
   const manifest = JSON.parse(readFileSync(join(dir, 'custom-elements.json'), 'utf8'));
