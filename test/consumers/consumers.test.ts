@@ -60,6 +60,8 @@ const APPS: Record<string, PackageDir[]> = {
   nuxt: ['server', 'elements'],
   'react-router': ['server', 'elements'],
   'sandbox-quickstart': ['sandbox'],
+  fastify: ['server', 'elements'],
+  koa: ['server', 'elements'],
 };
 /** Where each app on the Fetch API handler imports shared/checkout.ts from. */
 const CHECKOUT_AT: Record<string, string> = {
@@ -68,6 +70,8 @@ const CHECKOUT_AT: Record<string, string> = {
   sveltekit: 'src/lib/server/checkout.ts',
   nuxt: 'server/utils/checkout.ts',
   'react-router': 'app/checkout.server.ts',
+  fastify: 'src/checkout.ts',
+  koa: 'src/checkout.ts',
 };
 const installs = new Map<string, Promise<string>>();
 
@@ -646,6 +650,23 @@ test('Hono on @hono/node-server: tsc, then 4111… and 4000…3063 through app.a
     await running.stop();
   }
 });
+
+for (const [name, label] of [
+  ['fastify', 'Fastify 5: a ten-line bridge (bodies left unread for the handler, request.ip)'],
+  ['koa', 'Koa 3: a ten-line middleware (the raw body, ctx.ip)'],
+] as const) {
+  test(`${label}: tsc with exactOptionalPropertyTypes and skipLibCheck false, then 4111… and 4000…3063 through /api/checkout/*; the page renders <pg-checkout>`, async () => {
+    const dir = await buildFetchApp(name);
+    const running = await timed(`${name}: start`, async () =>
+      startApp(dir, process.execPath, ['build/server.js'], await gateway()),
+    );
+    try {
+      await payThroughApp(name, running);
+    } finally {
+      await running.stop();
+    }
+  });
+}
 
 test('SvelteKit (adapter-node): a +server.ts fallback pays 4111… and 4000…3063 (the bank’s cross-site form post allowed); the page server-renders <pg-checkout>', async () => {
   const dir = await buildFetchApp('sveltekit');
