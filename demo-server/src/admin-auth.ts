@@ -10,7 +10,7 @@ export interface AdminSession {
   csrf: string;
   expiresAt: number;
   /** A one-time message for the next page (what the last action did). */
-  notice?: string;
+  notice?: string | undefined;
 }
 
 export const SESSION_COOKIE = 'demo_admin';

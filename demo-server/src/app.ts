@@ -47,13 +47,13 @@ export interface DemoOptions extends Omit<DemoConfig, 'database'> {
   /** Where the orders are kept, or a database already open (tests wrap one to make it fail). */
   database: DatabaseConfig | Database;
   /** Where the servers' log lines go (the e2e tests collect them to scan for card data). */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
 }
 
 export interface RunningDemo {
   url: string;
   /** The in-process sandbox's base URL, when no real gateway is configured. */
-  sandboxUrl?: string;
+  sandboxUrl?: string | undefined;
   client: GatewayClient;
   /** The back office's password: ADMIN_PASSWORD, or generated at start when that is unset. */
   adminPassword: string;

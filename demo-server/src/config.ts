@@ -15,16 +15,16 @@ export interface DemoConfig {
   /** Port of the in-process sandbox (SANDBOX_PORT, default 3001). */
   sandboxPort: number;
   /** A real gateway instead of the sandbox: PG_BASE_URL, PG_TOKEN and PG_SECRET, all three. */
-  gateway?: { baseUrl: string; token: string; secret: string };
+  gateway?: { baseUrl: string; token: string; secret: string } | undefined;
   /** Public origin of the shop when it is behind a proxy (PUBLIC_URL); default http://localhost:PORT. */
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /**
    * Payment attempts allowed per client IP per minute (RATE_LIMIT_PER_IP, a number or `off`);
    * unset keeps the middleware's default (20 per IP, 10 per shopper).
    */
-  rateLimitPerIp?: number | false;
+  rateLimitPerIp?: number | false | undefined;
   /** The back office's password (ADMIN_PASSWORD); unset: one is generated at start and printed. */
-  adminPassword?: string;
+  adminPassword?: string | undefined;
   /**
    * Express's `trust proxy` (TRUST_PROXY): which hops may say the client's address and scheme in
    * X-Forwarded-For / X-Forwarded-Proto. Default `loopback`; `off` trusts none.

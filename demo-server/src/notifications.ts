@@ -11,7 +11,7 @@ const NOT_CHARGED = new Set(['CANCELLED', 'FAILED', 'REVERSED']);
 /** The shop's word for a gateway record's status. */
 export function paymentStatusOf(record: {
   status: string;
-  pending?: boolean | null;
+  pending?: boolean | null | undefined;
 }): OrderPayment['status'] {
   if (record.pending) return 'pending';
   if (PAID.has(record.status)) return 'paid';

@@ -31,7 +31,7 @@ interface Listed {
   amount: number;
   currency: string;
   status: string;
-  pending?: boolean | null;
+  pending?: boolean | null | undefined;
 }
 
 const PAID = new Set(['AUTHORIZED', 'SETTLED']);

@@ -4,11 +4,11 @@ export interface WebhookEntry {
   kind: 'payment' | 'payout';
   verified: boolean;
   /** Why verification failed, when it did. */
-  reason?: string;
-  reference?: string;
-  status?: string;
-  amount?: number;
-  currency?: string;
+  reason?: string | undefined;
+  reference?: string | undefined;
+  status?: string | undefined;
+  amount?: number | undefined;
+  currency?: string | undefined;
 }
 
 /** Verified webhooks kept; only another verified one pushes the oldest out. */

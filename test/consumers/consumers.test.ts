@@ -4,7 +4,9 @@
 // PG_CONSUMERS_KEEP=1 keeps the scratch directory; PG_CONSUMERS_CACHE picks another npm cache;
 // PG_CONSUMERS_APPS=hono,nuxt installs only those apps (with --test-name-pattern for their tests).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -59,6 +61,9 @@ const APPS: Record<string, PackageDir[]> = {
   nuxt: ['server', 'elements'],
   'react-router': ['server', 'elements'],
   runtimes: ['server'],
+  'sandbox-quickstart': ['sandbox'],
+  fastify: ['server', 'elements'],
+  koa: ['server', 'elements'],
 };
 /** Where each app on the Fetch API handler imports shared/checkout.ts from. */
 const CHECKOUT_AT: Record<string, string> = {
@@ -67,6 +72,8 @@ const CHECKOUT_AT: Record<string, string> = {
   sveltekit: 'src/lib/server/checkout.ts',
   nuxt: 'server/utils/checkout.ts',
   'react-router': 'app/checkout.server.ts',
+  fastify: 'src/checkout.ts',
+  koa: 'src/checkout.ts',
 };
 const installs = new Map<string, Promise<string>>();
 
@@ -202,6 +209,23 @@ test('every tarball ships what users run and read: dist, README, LICENSE, no tes
       if (/^[a-z]+:/.test(link!)) continue;
       assert.ok(existsSync(join(dir, link!)), `${label}'s README links to ${link}, not shipped`);
     }
+  }
+});
+
+test('every tarball passes publint (strict) and @arethetypeswrong/cli: exports, types and files agree for Node, CommonJS and bundlers', async () => {
+  const bin = (name: string) => join(repoRoot, 'node_modules', '.bin', name);
+  for (const p of Object.keys(packed.reports) as PackageDir[]) {
+    const tarball = packed.tarballs[p];
+    const lint = await run(bin('publint'), [tarball, '--strict'], { cwd: work });
+    assert.equal(lint.code, 0, `publint @pg-checkout/${p}:\n${lint.out}`);
+    // ESM only: node16's CommonJS reads it through require(esm), which Node >= 20.19 (our engines)
+    // has; node10 resolution knows no `exports` at all. Every other rule holds.
+    const types = await run(
+      bin('attw'),
+      [tarball, '--profile', 'node16', '--ignore-rules', 'cjs-resolves-to-esm', '--no-emoji'],
+      { cwd: work },
+    );
+    assert.equal(types.code, 0, `attw @pg-checkout/${p}:\n${types.out}`);
   }
 });
 
@@ -491,6 +515,60 @@ test('Preact and Solid: the elements type-check in their JSX, mistakes reported'
   }
 });
 
+test('the sandbox quick start as written: `npx @pg-checkout/sandbox` in an empty project prints the .env lines and serves the signed API; no document says `npx pg-sandbox`', async () => {
+  const dir = await app('sandbox-quickstart');
+  // --no-install: the tarball is installed; the same command in an empty project fetches it by name.
+  const child = spawn('npx', ['--no-install', '@pg-checkout/sandbox', '--port', '0', '--quiet'], {
+    cwd: dir,
+    detached: true, // its own process group: npx runs the bin through a shell
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (out += chunk));
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!/^PG_SECRET=.+$/m.test(out)) {
+      assert.ok(child.exitCode === null, `npx @pg-checkout/sandbox exited:\n${out}`);
+      assert.ok(Date.now() < deadline, `no .env lines within 60 s:\n${out}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const env = Object.fromEntries(
+      [...out.matchAll(/^(PG_BASE_URL|PG_TOKEN|PG_SECRET)=(.+)$/gm)].map((m) => [m[1]!, m[2]!]),
+    );
+    assert.match(env.PG_BASE_URL ?? '', /^http:\/\/127\.0\.0\.1:\d+$/, out);
+    assert.equal(env.PG_TOKEN, 'sandbox-token');
+    assert.equal(env.PG_SECRET, 'sandbox-secret');
+    assert.doesNotMatch(out, /npx pg-sandbox/);
+    // A signed call with exactly those three values, as the merchant's client will make.
+    const url = `${env.PG_BASE_URL}/pg/api/v2/util/validate`;
+    const signature = createHmac('sha256', env.PG_SECRET!).update(url).digest('hex');
+    const answer = await fetch(url, {
+      headers: { 'x-token': env.PG_TOKEN!, 'x-signature': signature },
+    });
+    assert.equal(answer.status, 200);
+    assert.equal(((await answer.json()) as { success: boolean }).success, true);
+    const cards = await fetch(`${env.PG_BASE_URL}/_sandbox/test-cards`);
+    assert.equal(cards.status, 200);
+  } finally {
+    if (child.exitCode === null) {
+      const exited = once(child, 'exit');
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    }
+  }
+  // An unscoped name is not ours on the registry: nothing we ship or document may tell anyone to run it.
+  const documents = [
+    join(repoRoot, 'README.md'),
+    ...listFiles(join(repoRoot, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join(repoRoot, 'docs', f)),
+    ...PACKAGES.map((p) => join(unpacked(p), 'README.md')),
+  ];
+  for (const file of documents)
+    assert.doesNotMatch(readFileSync(file, 'utf8'), /npx pg-sandbox/, file);
+});
+
 async function gateway(): Promise<Gateway> {
   sandbox ??= await createSandbox({ port: 0, host: '127.0.0.1' });
   return { url: sandbox.url, token: sandbox.token, secret: sandbox.secret };
@@ -574,6 +652,23 @@ test('Hono on @hono/node-server: tsc, then 4111… and 4000…3063 through app.a
     await running.stop();
   }
 });
+
+for (const [name, label] of [
+  ['fastify', 'Fastify 5: a ten-line bridge (bodies left unread for the handler, request.ip)'],
+  ['koa', 'Koa 3: a ten-line middleware (the raw body, ctx.ip)'],
+] as const) {
+  test(`${label}: tsc with exactOptionalPropertyTypes and skipLibCheck false, then 4111… and 4000…3063 through /api/checkout/*; the page renders <pg-checkout>`, async () => {
+    const dir = await buildFetchApp(name);
+    const running = await timed(`${name}: start`, async () =>
+      startApp(dir, process.execPath, ['build/server.js'], await gateway()),
+    );
+    try {
+      await payThroughApp(name, running);
+    } finally {
+      await running.stop();
+    }
+  });
+}
 
 test('SvelteKit (adapter-node): a +server.ts fallback pays 4111… and 4000…3063 (the bank’s cross-site form post allowed); the page server-renders <pg-checkout>', async () => {
   const dir = await buildFetchApp('sveltekit');

@@ -1,6 +1,7 @@
 /**
  * Every TypeScript and JavaScript block of the READMEs (the root one and packages/*\/README.md) compiles
- * under `strict`, as a merchant would paste it: each block on its own (its own imports; nothing from an
+ * under `strict`, `exactOptionalPropertyTypes` and `skipLibCheck: false`, as an ES module, as CommonJS and
+ * for a bundler, as a merchant would paste it: each block on its own (its own imports; nothing from an
  * earlier block), against the packages' types, with the merchant's own names (carts, orders, app, …)
  * from merchant.d.ts. The `<script>` of a Vue or Svelte block is compiled too, and the expressions of its
  * template must at least parse.
@@ -26,7 +27,7 @@ interface Block {
   where: string;
   lang: string;
   code: string;
-  skip?: string;
+  skip?: string | undefined;
   /** The virtual file compiled for it (`.ts` or `.tsx`). */
   file: string;
   /** Vue and Svelte template expressions, each checked for syntax. */
@@ -104,29 +105,104 @@ function blocksOf(path: string): Block[] {
 
 const blocks = readmes.flatMap(blocksOf);
 
-const options: ts.CompilerOptions = {
+/**
+ * The strictest settings a merchant may have: `exactOptionalPropertyTypes` and every declaration file
+ * checked, ours as published (`dist/`, not the workspace's sources). Each block is compiled three ways: as an ES module and as CommonJS under `nodenext`
+ * resolution (a `package.json` with and without `"type": "module"`), and for a bundler.
+ */
+const strictest: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  customConditions: ['pg-source'],
   lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
   types: ['node'],
   jsx: ts.JsxEmit.ReactJSX,
   strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
   noEmit: true,
-  skipLibCheck: true,
+  skipLibCheck: false,
   esModuleInterop: true,
   allowJs: true,
   checkJs: true,
 };
 
-/** Diagnostics per block, from one program over all of them (and merchant.d.ts). */
-let diagnostics = new Map<string, string[]>();
+const VARIANTS = {
+  'ESM nodenext': {
+    dir: 'blocks-esm',
+    type: 'module',
+    options: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+  },
+  'CommonJS nodenext': {
+    dir: 'blocks-cjs',
+    type: 'commonjs',
+    options: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
+  },
+  bundler: {
+    dir: 'blocks-bundler',
+    type: 'module',
+    options: { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
+  },
+} as const;
+type Variant = keyof typeof VARIANTS;
+
+/** Diagnostics per variant and block (`where`), from one program per variant over all blocks. */
+const diagnostics = new Map<Variant, Map<string, string[]>>();
+
+function compile(variant: Variant): Map<string, string[]> {
+  const { dir, type, options: resolution } = VARIANTS[variant];
+  const options = { ...strictest, ...resolution };
+  const base = join(root, 'test', 'docs', dir);
+  const compiled = blocks.filter((b) => !b.skip);
+  const fileOf = (b: Block) => join(base, relative(virtualDir, b.file));
+  // Each block is a module of its own: names from one block never leak into the next.
+  const sources = new Map(compiled.map((b) => [fileOf(b), `${b.code}\nexport {};\n`]));
+  // The blocks' own package.json says which module format `nodenext` gives them.
+  sources.set(join(base, 'package.json'), JSON.stringify({ type }));
+  const host = ts.createCompilerHost(options);
+  const { fileExists, readFile, getSourceFile } = host;
+  host.fileExists = (file) => sources.has(file) || fileExists.call(host, file);
+  host.readFile = (file) => sources.get(file) ?? readFile.call(host, file);
+  host.getSourceFile = (file, language, onError, create) => {
+    const text = sources.get(file);
+    return text !== undefined
+      ? ts.createSourceFile(file, text, language, true)
+      : getSourceFile.call(host, file, language, onError, create);
+  };
+  const program = ts.createProgram(
+    [...compiled.map(fileOf), join(root, 'test', 'docs', 'merchant.d.ts')],
+    options,
+    host,
+  );
+  const found = new Map(compiled.map((b) => [b.where, [] as string[]]));
+  for (const d of ts.getPreEmitDiagnostics(program)) {
+    const file = d.file?.fileName ?? '';
+    const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
+    const line =
+      d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : 0;
+    const block = compiled.find((b) => fileOf(b) === file);
+    if (block) {
+      const [readme, first] = block.where.split(':');
+      found.get(block.where)!.push(`${readme}:${Number(first) + 1 + line}: TS${d.code} ${text}`);
+    } else {
+      // An error outside the blocks (merchant.d.ts, a package's types) fails every block's reading.
+      const at =
+        d.file && d.start !== undefined
+          ? `:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}`
+          : '';
+      for (const list of found.values())
+        list.push(`${relative(root, file) || '(options)'}${at}: TS${d.code} ${text}`);
+    }
+  }
+  return found;
+}
 
 before(() => {
-  // The elements' JSX typings (`@pg-checkout/elements/jsx/*`) exist only in dist/, generated from
-  // custom-elements.json: write them (and the declarations they import) as the build does.
-  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: elements, stdio: 'inherit' });
+  // The blocks read the packages' declarations as a merchant's install has them: build them, and
+  // the elements' JSX typings (`@pg-checkout/elements/jsx/*`), generated from custom-elements.json.
+  for (const name of ['protocol', 'node', 'sandbox', 'server', 'express', 'elements'])
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], {
+      cwd: join(root, 'packages', name),
+      stdio: 'inherit',
+    });
   execFileSync('npx', ['cem', 'analyze'], {
     cwd: elements,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -140,44 +216,15 @@ before(() => {
     ],
     { cwd: elements, stdio: 'inherit' },
   );
-
-  const compiled = blocks.filter((b) => !b.skip);
-  // Each block is a module of its own: names from one block never leak into the next.
-  const sources = new Map(compiled.map((b) => [b.file, `${b.code}\nexport {};\n`]));
-  const host = ts.createCompilerHost(options);
-  const { fileExists, readFile, getSourceFile } = host;
-  host.fileExists = (file) => sources.has(file) || fileExists.call(host, file);
-  host.readFile = (file) => sources.get(file) ?? readFile.call(host, file);
-  host.getSourceFile = (file, language, onError, create) => {
-    const text = sources.get(file);
-    return text !== undefined
-      ? ts.createSourceFile(file, text, language, true)
-      : getSourceFile.call(host, file, language, onError, create);
-  };
-  const program = ts.createProgram(
-    [...sources.keys(), join(root, 'test', 'docs', 'merchant.d.ts')],
-    options,
-    host,
-  );
-  diagnostics = new Map(compiled.map((b) => [b.file, []]));
-  for (const d of ts.getPreEmitDiagnostics(program)) {
-    const file = d.file?.fileName ?? '';
-    const text = ts.flattenDiagnosticMessageText(d.messageText, '\n');
-    const line =
-      d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line : 0;
-    const block = compiled.find((b) => b.file === file);
-    if (block) {
-      const [readme, first] = block.where.split(':');
-      diagnostics.get(file)!.push(`${readme}:${Number(first) + 1 + line}: TS${d.code} ${text}`);
-    } else {
-      // An error outside the blocks (merchant.d.ts, a package's types) fails every block's reading.
-      for (const list of diagnostics.values())
-        list.push(`${relative(root, file) || '(options)'}: TS${d.code} ${text}`);
-    }
-  }
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], {
+    cwd: join(root, 'packages', 'react'),
+    stdio: 'inherit',
+  });
+  for (const variant of Object.keys(VARIANTS) as Variant[])
+    diagnostics.set(variant, compile(variant));
 });
 
-describe('README code compiles under strict TypeScript', () => {
+describe('README code compiles under the strictest TypeScript, as ESM, CommonJS and for a bundler', () => {
   it('finds the blocks (every README with code has some)', () => {
     assert.ok(blocks.length >= 20, `only ${blocks.length} blocks found`);
     for (const readme of ['README.md', 'packages/express/README.md', 'packages/elements/README.md'])
@@ -193,7 +240,12 @@ describe('README code compiles under strict TypeScript', () => {
         t.skip(block.skip);
         return;
       }
-      assert.deepEqual(diagnostics.get(block.file), [], `${block.where}:\n${block.code}`);
+      for (const variant of Object.keys(VARIANTS) as Variant[])
+        assert.deepEqual(
+          diagnostics.get(variant)!.get(block.where),
+          [],
+          `${block.where} as ${variant}:\n${block.code}`,
+        );
       for (const expression of block.expressions) {
         const parsed = ts.createSourceFile(
           'x.ts',

@@ -43,7 +43,11 @@ async function openCheckout(path = '/'): Promise<Page> {
   return page;
 }
 
-async function pay(number: string, extra: { cvv?: string } = {}, path = '/'): Promise<Page> {
+async function pay(
+  number: string,
+  extra: { cvv?: string | undefined } = {},
+  path = '/',
+): Promise<Page> {
   used.add(number);
   const page = await openCheckout(path);
   await payWithCard(page, { number, ...extra });

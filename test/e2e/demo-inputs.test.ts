@@ -24,7 +24,7 @@ interface Sent {
   method: string;
   path: string;
   headers?: Record<string, string>;
-  body?: string | Buffer;
+  body?: string | Buffer | undefined;
 }
 
 interface Answer {

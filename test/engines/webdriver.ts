@@ -100,7 +100,7 @@ export class WebDriverSession {
     const res = await fetch(`${this.base}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? null : JSON.stringify(body),
     });
     const json = (await res.json()) as { value: T & { error?: string; message?: string } };
     if (!res.ok)

@@ -19,15 +19,17 @@ export interface Said {
   /** 0: no answer (network error). */
   http: number;
   contentType: string;
-  body?: {
-    success?: boolean;
-    status?: string;
-    code?: string;
-    reference?: string;
-    message?: string;
-    clientSecret?: string;
-    threeDS?: Record<string, string | number>;
-  };
+  body?:
+    | {
+        success?: boolean;
+        status?: string;
+        code?: string;
+        reference?: string;
+        message?: string;
+        clientSecret?: string;
+        threeDS?: Record<string, string | number>;
+      }
+    | undefined;
   /** A press of Pay after the order was approved. */
   resubmit?: boolean;
   /** The first characters of a non-JSON answer, or the network error. */

@@ -6,7 +6,7 @@ export const EXPIRY = `12/${String((new Date().getUTCFullYear() + 3) % 100).padS
 
 export interface CardEntry {
   number: string;
-  cvv?: string;
+  cvv?: string | undefined;
   holder?: string;
   expiry?: string;
   save?: boolean;

@@ -331,6 +331,7 @@ if (!sizeOnly) {
   for (const name of COMMONJS) await vendor(name);
   console.log(`dist/: ${sources(src).length} ESM modules, ${COMMONJS.join(', ')} vendored as ESM`);
   execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  writeScriptTagTypes();
   console.log('dist/: declarations');
   execFileSync(
     'npx',
@@ -346,4 +347,17 @@ if (!sizeOnly) {
   const jsx = writeJsxTypes(root);
   console.log(`dist/jsx/: ${jsx.files.join(', ')} typings for ${jsx.elements.join(', ')}`);
 }
+/** Declarations of the script-tag files, so that an import of them (to serve or bundle them) is typed too. */
+function writeScriptTagTypes() {
+  const types = {
+    'pg-checkout.d.ts':
+      "// The script-tag file: loading it defines every element and sets window.PgCheckout; it exports nothing.\nimport './global.js';\nexport {};\n",
+    'pg-checkout.af.d.ts':
+      "// The Afrikaans messages, loaded by the script-tag file from beside itself.\nexport { af } from './i18n/af.js';\n",
+    'pg-checkout.3ds.d.ts':
+      "// The 3-D Secure elements, loaded by the script-tag file from beside itself.\nexport { Pg3dsV1 } from './components/3ds-v1/3ds-v1.component.js';\nexport { Pg3dsV2 } from './components/3ds-v2/3ds-v2.component.js';\n",
+  };
+  for (const [name, text] of Object.entries(types)) writeFileSync(join(dist, name), text);
+}
+
 await buildIife();

@@ -10,16 +10,16 @@ export interface PaymentSource {
 
 /** What `<pg-checkout>` shares with the parts inside it. */
 export interface CheckoutContext {
-  api?: CheckoutApi;
+  api?: CheckoutApi | undefined;
   locale: string;
   messages: Partial<Messages>;
   t: Translate;
   savedCards: SavedCard[];
   allowSave: boolean;
   /** Pay button label, already localized (for example "Pay R 100,00"). */
-  payLabel?: string;
+  payLabel?: string | undefined;
   /** Runs the payment for a card form's request; resolves when the attempt is over. */
-  pay?: (request: PaymentRequest, form: PaymentSource) => Promise<void>;
+  pay?: ((request: PaymentRequest, form: PaymentSource) => Promise<void>) | undefined;
 }
 
 export const checkoutContext = createContext<CheckoutContext | undefined>(Symbol('pg-checkout'));

@@ -12,6 +12,7 @@ import {
 } from '@pg-checkout/server';
 import { isIP } from 'node:net';
 import { jsonBody } from './internal/json-body.js';
+import { formBody, rawBody } from './internal/limited-body.js';
 import { parserError } from './internal/parser-errors.js';
 import type { CheckoutOptions } from './options.js';
 
@@ -71,8 +72,8 @@ function bodyReaders(core: CheckoutCore): Record<BodyKind, RequestHandler[]> {
   return {
     none: [],
     json: [jsonBody(core.bodyLimitBytes)],
-    form: [express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 20 })],
-    raw: [express.raw({ type: () => true, limit: '256kb' })],
+    form: [formBody(64 * 1024, 20)],
+    raw: [rawBody(256 * 1024)],
   };
 }
 

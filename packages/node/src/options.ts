@@ -16,21 +16,21 @@ export interface GatewayClientOptions {
   /** Secret key for the environment in use (signs requests, checks webhooks). Required. */
   secret: string;
   /** Gateway base URL, e.g. the sandbox's `http://127.0.0.1:8787`. Either this or `environment`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Named environment; picks its URL from `baseUrls` (the spec publishes no hostnames). */
-  environment?: Environment;
+  environment?: Environment | undefined;
   /** Base URLs of the two environments, from the merchant's gateway documentation. */
-  baseUrls?: Partial<Record<Environment, string>>;
+  baseUrls?: Partial<Record<Environment, string>> | undefined;
   /** Per-attempt timeout. Default 30 000 ms. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** fetch implementation, called as a plain function (never as a method). Default: the global `fetch`. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Extra attempts for GET requests after a connection error or 5xx. Default 2. POSTs are never retried. */
-  retries?: number;
+  retries?: number | undefined;
   /** First retry delay; each later one doubles, with full jitter, capped at 5 s. Default 200 ms. */
-  retryDelayMs?: number;
+  retryDelayMs?: number | undefined;
   /** Receives one line per request (method, path, status, duration); never bodies. Default: silent. */
-  logger?: GatewayLogger;
+  logger?: GatewayLogger | undefined;
 }
 
 export interface ResolvedOptions {

@@ -155,7 +155,7 @@ describe('payment notification', () => {
   it("super merchant: the sub-merchant's secret is resolved from the payload", () => {
     const secrets: Record<string, string> = { 'order-1001': 'sub-merchant-secret' };
     const sub = { ...notification, hash: md5('PG-1sub-merchant-secret') };
-    const resolve = (n: { merchantReference?: string | null }) =>
+    const resolve = (n: { merchantReference?: string | null | undefined }) =>
       secrets[n.merchantReference ?? ''];
     assert.equal(verifyPaymentNotification(JSON.stringify(sub), resolve).paymentReference, 'PG-1');
     assert.equal(

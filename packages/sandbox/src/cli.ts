@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { createSandbox } from './sandbox.js';
 
-const USAGE = `Usage: pg-sandbox [--port N] [--host H] [--public-url URL] [--failure-status 200|4xx] [--quiet]
+const USAGE = `Usage: pg-sandbox [options], the command of @pg-checkout/sandbox; from any project run
+  npx @pg-checkout/sandbox [--port N] [--host H] [--public-url URL] [--failure-status 200|4xx] [--quiet]
 
   --port        port to listen on (default 8787; 0 picks a free one)
   --host        interface to bind (default 127.0.0.1)

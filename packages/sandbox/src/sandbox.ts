@@ -19,29 +19,29 @@ export const DEFAULT_SECRET = 'sandbox-secret';
 
 export interface SandboxOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
-  port?: number;
+  port?: number | undefined;
   /** Interface to bind; default `127.0.0.1`. */
-  host?: string;
+  host?: string | undefined;
   /** Merchant token; default `PG_SANDBOX_TOKEN` or `sandbox-token`. */
-  token?: string;
+  token?: string | undefined;
   /** Merchant secret; default `PG_SANDBOX_SECRET` or `sandbox-secret`. */
-  secret?: string;
+  secret?: string | undefined;
   /** Request and webhook log lines; silent by default. Never receives card numbers. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Fault injection from the start; also settable with `POST /_sandbox/faults`. */
-  faults?: FaultOptions;
+  faults?: FaultOptions | undefined;
   /** Base URL browsers use to reach the sandbox (ACS, method and payment pages); default the request's own origin. */
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /** Initial merchant settings (notification options, payment pages). */
-  settings?: Partial<Settings>;
+  settings?: Partial<Settings> | undefined;
   /** Random source for fault injection, to make fault sequences reproducible in tests. */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /**
    * HTTP status of API failures (`success: false`): `'200'` (default; what the gateway's own clients
    * read) or `'4xx'` (400 malformed, 404 unknown reference, 409 not allowed now), to test clients
    * against both. Declines, 3-D Secure failures and pending refunds are 200 either way.
    */
-  failureStatus?: FailureStatus;
+  failureStatus?: FailureStatus | undefined;
 }
 
 export interface Sandbox {

@@ -3,9 +3,9 @@
  * so does a test double. Shapes follow docs/contracts.md.
  */
 export interface CallOptions {
-  forwardedFor?: string;
-  timeoutMs?: number;
-  signal?: AbortSignal;
+  forwardedFor?: string | undefined;
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export interface ThreeDSecureV1 {
@@ -27,9 +27,9 @@ export type PaymentOutcome =
   | {
       kind: 'approved';
       reference: string;
-      transactionDate?: string;
-      message?: string;
-      originalErrorCode?: string;
+      transactionDate?: string | undefined;
+      message?: string | undefined;
+      originalErrorCode?: string | undefined;
     }
   | { kind: '3ds-v1'; reference: string; threeDSecure: ThreeDSecureV1 }
   | { kind: '3ds-v2-method'; reference: string; threeDSecureV2: ThreeDSecureV2 }
@@ -37,9 +37,9 @@ export type PaymentOutcome =
 
 export interface ConfirmOutcome {
   kind: 'approved';
-  reference?: string;
-  message?: string;
-  originalErrorCode?: string;
+  reference?: string | undefined;
+  message?: string | undefined;
+  originalErrorCode?: string | undefined;
 }
 
 /** Transaction lookup record (the fields the middleware reads). */
@@ -48,7 +48,7 @@ export interface LookupRecord {
   amount: number;
   currency: string;
   status: string;
-  pending?: boolean | null;
+  pending?: boolean | null | undefined;
 }
 
 /** A transaction as the gateway's list gives it (the fields the sweep reads). */
@@ -70,18 +70,25 @@ export interface CardInput {
 }
 
 export interface Consumer {
-  name?: string;
-  surname?: string;
-  email?: string;
-  mobile?: string;
-  consumerAddress?: { addressLineOne?: string; city?: string; postCode?: string; country?: string };
+  name?: string | undefined;
+  surname?: string | undefined;
+  email?: string | undefined;
+  mobile?: string | undefined;
+  consumerAddress?:
+    | {
+        addressLineOne?: string | undefined;
+        city?: string | undefined;
+        postCode?: string | undefined;
+        country?: string | undefined;
+      }
+    | undefined;
 }
 
 export interface RedirectUrls {
   success: string;
   cancel: string;
   error: string;
-  notify?: string;
+  notify?: string | undefined;
 }
 
 export interface TransactionInput {

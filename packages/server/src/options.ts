@@ -12,16 +12,18 @@ export interface CheckoutOrder {
   currency: string;
   /** The merchant's order reference (max 80 characters; an attempt suffix is appended per try). */
   reference: string;
-  subscription?: {
-    reference: string;
-    interval?: string;
-    trialDays?: number;
-    firstname?: string;
-    lastname?: string;
-    email?: string;
-  };
-  affiliateMerchantId?: number;
-  consumer?: Consumer;
+  subscription?:
+    | {
+        reference: string;
+        interval?: string | undefined;
+        trialDays?: number | undefined;
+        firstname?: string | undefined;
+        lastname?: string | undefined;
+        email?: string | undefined;
+      }
+    | undefined;
+  affiliateMerchantId?: number | undefined;
+  consumer?: Consumer | undefined;
 }
 
 /** Gateway credentials, when the middleware should build its own client. */
@@ -31,7 +33,7 @@ export interface GatewayCredentials {
   /** Base URL of the gateway for the environment in use (e.g. the sandbox's). Required: the spec names no hosts. */
   baseUrl: string;
   /** Client timeout per call. Default `30_000`. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 export type PaymentMethodName = 'card' | 'hosted' | 'eft' | 'redirect';
@@ -121,38 +123,38 @@ export interface RefundEvent {
 /** Limits per client and per instance; see `rateLimit`. */
 export interface RateLimitOptions {
   /** Length of a counting window. Default `60_000`. */
-  windowMs?: number;
+  windowMs?: number | undefined;
   /** Payment starts (card, Step 2, hosted, redirect, EFT) per client per window. Default `20`. */
-  perIp?: number;
+  perIp?: number | undefined;
   /** Payment starts per identified shopper per window. Default `10`. */
-  perShopper?: number;
+  perShopper?: number | undefined;
   /**
    * Most payment starts one instance serves per window, whoever sends them (counted in process).
    * Saved-card changes get a tenth of it (at least 10), status and order reads five times it. Default `600`.
    */
-  global?: number;
+  global?: number | undefined;
   /** Status and order reads that ask the gateway, per client per window. Default `120`. */
-  reads?: number;
+  reads?: number | undefined;
   /** IPv6 clients are counted by this network prefix (one home line has a /64). Default `64`. */
-  ipv6Prefix?: number;
+  ipv6Prefix?: number | undefined;
   /**
    * The card-tester stop: cards the gateway refused, counted per order, per signed-in shopper and
    * per client over `windowMs`; a scope at its limit gets 429 `too_many_declines` on card payments,
    * and `onSuspectedCardTesting` runs. `false` turns it off. Defaults in {@link DeclineLimitOptions}.
    */
-  declines?: false | DeclineLimitOptions;
+  declines?: false | DeclineLimitOptions | undefined;
 }
 
 /** Declined cards allowed per scope and window before card payments are refused; see `rateLimit.declines`. */
 export interface DeclineLimitOptions {
   /** Declines per order (the merchant's order reference). Default `10`. */
-  perOrder?: number;
+  perOrder?: number | undefined;
   /** Declines per shopper `savedCards.shopperId` identified. Default `10`. */
-  perShopper?: number;
+  perShopper?: number | undefined;
   /** Declines per client (IPv6 by its `ipv6Prefix` network); several shoppers may share one address. Default `30`. */
-  perIp?: number;
+  perIp?: number | undefined;
   /** Length of a counting window. Default `3_600_000` (one hour). */
-  windowMs?: number;
+  windowMs?: number | undefined;
 }
 
 /** A scope that reached its decline limit: handed to `onSuspectedCardTesting`. Counts only, no card data. */
@@ -179,75 +181,77 @@ export interface CheckoutOptions<Req = unknown> {
    * and of the 3-D Secure session tokens. The same on every instance. Default: derived from
    * `gateway.secret` (credentials) or else `webhookSecret`; one of the three is required.
    */
-  sessionSecret?: string;
+  sessionSecret?: string | undefined;
   /** Secret for webhook hashes. Default: `gateway.secret` when credentials are given; required otherwise if webhooks are used. */
-  webhookSecret?: string;
+  webhookSecret?: string | undefined;
   /** Absolute URL where this router is mounted (e.g. `https://shop.example/checkout`); used for callbackUrl, TermUrl, notify. Required; https in production. */
   publicUrl: string;
   /** The order for this request: amount, currency, reference. Required. The browser never sets money. */
   resolveOrder: (req: Req) => CheckoutOrder | Promise<CheckoutOrder>;
   /** Origins allowed to call the state-changing routes. Default: the request's own origin and `publicUrl`'s. */
-  allowedOrigins?: string[];
+  allowedOrigins?: string[] | undefined;
   /** Where sessions, attempts, de-duplication and limits live. Default: a `MemoryStore` (one instance only). */
-  store?: CheckoutStore;
+  store?: CheckoutStore | undefined;
   /**
    * Limits on every route that creates state or calls the gateway, per client (IPv6 by network
    * prefix), per shopper and per instance, or `false` (tests only). Defaults in {@link RateLimitOptions}.
    */
-  rateLimit?: false | RateLimitOptions;
+  rateLimit?: false | RateLimitOptions | undefined;
   /** Saved cards, enabled when given. `shopperId` answers who is signed in (undefined: nobody). */
-  savedCards?: {
-    shopperId: (req: Req) => string | undefined | Promise<string | undefined>;
-    /** Whether this shopper may store a card. Default: any identified shopper. */
-    maySaveCard?: (req: Req) => boolean | Promise<boolean>;
-  };
+  savedCards?:
+    | {
+        shopperId: (req: Req) => string | undefined | Promise<string | undefined>;
+        /** Whether this shopper may store a card. Default: any identified shopper. */
+        maySaveCard?: ((req: Req) => boolean | Promise<boolean>) | undefined;
+      }
+    | undefined;
   /** Payment methods offered. Default `['card']`. */
-  methods?: PaymentMethodName[];
+  methods?: PaymentMethodName[] | undefined;
   /** Where the hosted page, redirect and EFT send the shopper back. Required when `methods` has any of them. */
-  redirectUrls?: Omit<RedirectUrls, 'notify'>;
+  redirectUrls?: Omit<RedirectUrls, 'notify'> | undefined;
   /** Capture card payments at once. Default `true`. */
-  autoExecute?: boolean;
-  onPaymentCompleted?: (event: PaymentEvent) => void | Promise<void>;
-  onPaymentFailed?: (event: PaymentEvent) => void | Promise<void>;
-  onPaymentPending?: (event: PaymentEvent) => void | Promise<void>;
+  autoExecute?: boolean | undefined;
+  onPaymentCompleted?: ((event: PaymentEvent) => void | Promise<void>) | undefined;
+  onPaymentFailed?: ((event: PaymentEvent) => void | Promise<void>) | undefined;
+  onPaymentPending?: ((event: PaymentEvent) => void | Promise<void>) | undefined;
   /**
    * A charged order whose amount or currency changed after the charge (or while its challenge was
    * open). The shopper is told, nothing more is charged; you decide (refund, restore, or bill the
    * difference as a new order). Runs once per payment and order amount.
    */
-  onOrderChanged?: (event: OrderChangedEvent) => void | Promise<void>;
+  onOrderChanged?: ((event: OrderChangedEvent) => void | Promise<void>) | undefined;
   /**
    * A card tester suspected: an order, shopper or client reached its decline limit
    * (`rateLimit.declines`); its card payments are refused until the window ends. Runs once per
    * scope and window, not awaited by the shopper's request; counts only, never card data.
    */
-  onSuspectedCardTesting?: (event: CardTestingEvent) => void | Promise<void>;
+  onSuspectedCardTesting?: ((event: CardTestingEvent) => void | Promise<void>) | undefined;
   /**
    * A refund made with `checkout.refund()` that the gateway completed (not a pending one: that one's
    * completion comes as a webhook). Called at least once; a throw is logged, the refund stands.
    */
-  onRefundCompleted?: (event: RefundEvent) => void | Promise<void>;
+  onRefundCompleted?: ((event: RefundEvent) => void | Promise<void>) | undefined;
   /** A verified, de-duplicated webhook. Throwing makes the route answer 5xx so the gateway retries. */
-  onWebhook?: (event: WebhookEvent) => void | Promise<void>;
+  onWebhook?: ((event: WebhookEvent) => void | Promise<void>) | undefined;
   /** Where log lines go; card data is redacted first. Default: warnings and errors to stderr. */
-  logger?: CheckoutLogger;
+  logger?: CheckoutLogger | undefined;
   /** Default: `'production'` when `NODE_ENV` is `production`, else `'development'`. */
-  environment?: 'production' | 'development';
+  environment?: 'production' | 'development' | undefined;
   /** Largest JSON body accepted. Default `'16kb'`. */
-  bodyLimit?: string | number;
+  bodyLimit?: string | number | undefined;
   /** Lifetime of a 3-D Secure session. Default `1_800_000` (30 minutes). */
-  sessionTtlMs?: number;
+  sessionTtlMs?: number | undefined;
   /**
    * After a payment create that got no answer, how long a lookup that does not find the payment
    * still counts as "unknown" rather than "never created": the gateway may still be processing
    * the request. Until then the shopper is asked to wait and no new attempt is sent for the order.
    * Default `60_000`.
    */
-  reconcileGraceMs?: number;
+  reconcileGraceMs?: number | undefined;
   /**
    * How often this instance runs the reconciliation sweep (`reconcile()`): money facts whose hook
    * has not resolved, open attempts, and the gateway's recent charges. `false` turns it off.
    * Default `300_000` with Express; the Fetch handler runs it on a timer only when this is a number.
    */
-  reconcileIntervalMs?: number | false;
+  reconcileIntervalMs?: number | false | undefined;
 }

@@ -142,7 +142,7 @@ export class CheckoutApi {
         method,
         credentials: 'same-origin',
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     } catch {
       return failure(ClientErrorCode.NETWORK);

@@ -1,8 +1,8 @@
 /** The card was declined or authentication failed; the shopper may try another card. */
 export type PgDeclinedDetail = {
-  reference?: string;
+  reference?: string | undefined;
   code: string;
-  originalErrorCode?: string;
+  originalErrorCode?: string | undefined;
   message: string;
 };
 export type PgDeclinedEvent = CustomEvent<PgDeclinedDetail>;

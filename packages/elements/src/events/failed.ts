@@ -1,5 +1,5 @@
 /** The payment could not be completed (network, timeout, cancelled challenge, service error). */
-export type PgFailedDetail = { reference?: string; code: string; message: string };
+export type PgFailedDetail = { reference?: string | undefined; code: string; message: string };
 export type PgFailedEvent = CustomEvent<PgFailedDetail>;
 
 declare global {

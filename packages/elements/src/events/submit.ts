@@ -1,7 +1,11 @@
 import type { CardType } from '../api/types.js';
 
 /** A valid card form was submitted. Card number and CVV are never in the detail; call `getPaymentRequest()` on the form. Cancel it to stop the drop-in from paying. */
-export type PgSubmitDetail = { cardType?: CardType; savedCard: boolean; saveCard: boolean };
+export type PgSubmitDetail = {
+  cardType?: CardType | undefined;
+  savedCard: boolean;
+  saveCard: boolean;
+};
 export type PgSubmitEvent = CustomEvent<PgSubmitDetail>;
 
 declare global {

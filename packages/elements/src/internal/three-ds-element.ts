@@ -27,7 +27,7 @@ export type Phase = 'idle' | 'method' | 'challenge' | 'resuming';
 export interface ChallengeRequest {
   acsUrl: string;
   fields: Record<string, string>;
-  callbackOrigin?: string;
+  callbackOrigin?: string | undefined;
 }
 
 let frameCounter = 0;
@@ -65,10 +65,10 @@ export abstract class ThreeDSElement extends LitElement {
     callback: (value) => (this.checkout = value),
   });
 
-  protected checkout?: CheckoutContext;
+  protected checkout?: CheckoutContext | undefined;
 
   protected phase: Phase = 'idle';
-  protected methodSource?: { src?: string; srcdoc?: string };
+  protected methodSource?: { src?: string; srcdoc?: string } | undefined;
   protected challengeWindow: ChallengeWindow = { code: '02', width: 390, height: 400 };
   protected frameName = '';
   /** The bank's page has arrived in the challenge frame (until then a spinner says it is loading). */
@@ -95,10 +95,10 @@ export abstract class ThreeDSElement extends LitElement {
   /** Light or dark defaults (`light`, `dark`, `auto`). */
   appearance: 'light' | 'dark' | 'auto' = 'light';
 
-  private flow?: AbortController;
-  private cancelRequested?: () => void;
+  private flow?: AbortController | undefined;
+  private cancelRequested?: (() => void) | undefined;
   /** Standalone, one API object per endpoint, so the secrets it keeps outlive a single call. */
-  private ownApi?: [endpoint: string, api: CheckoutApi];
+  private ownApi?: [endpoint: string, api: CheckoutApi] | undefined;
 
   protected get t(): Translate {
     return this.checkout?.t ?? createTranslator(this.locale, this.messages);

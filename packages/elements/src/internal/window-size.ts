@@ -2,8 +2,8 @@
 export interface ChallengeWindow {
   code: '01' | '02' | '03' | '04' | '05';
   /** Pixels, or undefined for 05 (full width). */
-  width?: number;
-  height?: number;
+  width?: number | undefined;
+  height?: number | undefined;
 }
 
 const sizes: ChallengeWindow[] = [

@@ -1,10 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import { CheckoutError } from '@pg-checkout/server';
+import { readLimited } from './limited-body.js';
 
 const invalidJson = () =>
   new CheckoutError(400, 'invalid_json', 'The request body is not valid JSON.');
-const tooLarge = () =>
-  new CheckoutError(413, 'payload_too_large', 'The request body is too large.');
 
 function mediaType(header: string): { essence: string; charset?: string } {
   const [essence = '', ...params] = header.split(';');
@@ -51,7 +50,7 @@ function preRead(req: Request): CheckoutError | undefined {
 }
 
 export function jsonBody(limit: number): RequestHandler {
-  return (req, _res, next) => {
+  return (req, res, next) => {
     const holder = req as Request & { _body?: boolean };
     const type = req.headers['content-type'];
     // Already read by a parser of the merchant's app: body-parser 1 marks `_body`, 2 leaves the stream ended.
@@ -82,55 +81,23 @@ export function jsonBody(limit: number): RequestHandler {
           'The request body encoding is not supported.',
         ),
       );
-    const declared = Number(req.headers['content-length']);
-    if (declared > limit) return next(tooLarge());
-
-    const chunks: Buffer[] = [];
-    let received = 0;
-    let finished = false;
-    const finish = (error?: CheckoutError) => {
-      if (finished) return;
-      finished = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onError);
-      if (error) {
-        // Let the rest of the body drain so the answer reaches the client on a healthy socket.
-        req.resume();
-        return next(error);
-      }
-      next();
-    };
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > limit) return finish(tooLarge());
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received)).toString(
-        'utf8',
-      );
+    readLimited(req, res, limit, (error, body) => {
+      if (error) return next(error);
+      const text = body!.toString('utf8');
       const first = /\S/.exec(text)?.[0];
       if (first === undefined) {
         req.body = {};
       } else {
         // Strict, as the components only ever send an object: a bare string or number is refused.
-        if (first !== '{' && first !== '[') return finish(invalidJson());
+        if (first !== '{' && first !== '[') return next(invalidJson());
         try {
           req.body = JSON.parse(text) as unknown;
         } catch {
-          return finish(invalidJson());
+          return next(invalidJson());
         }
       }
       holder._body = true;
-      finish();
-    };
-    const onError = () =>
-      finish(new CheckoutError(400, 'invalid_request', 'The request was aborted.'));
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onError);
+      next();
+    });
   };
 }

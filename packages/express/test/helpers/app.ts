@@ -102,7 +102,7 @@ export async function startApp(
       const response = await fetch(url + path, {
         method,
         headers,
-        body: init.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+        body: init.raw ?? (body === undefined ? null : JSON.stringify(body)),
       });
       const text = await response.text();
       let parsed: unknown = text;

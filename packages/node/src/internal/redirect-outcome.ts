@@ -5,7 +5,11 @@ import type { Answer } from './transport.js';
 
 export function redirectOutcome(
   answer: Answer,
-  data: { reference?: string | null; redirectUrl?: string | null; message?: string | null },
+  data: {
+    reference?: string | null | undefined;
+    redirectUrl?: string | null | undefined;
+    message?: string | null | undefined;
+  },
   what: string,
 ): RedirectOutcome {
   if (!data.reference || !data.redirectUrl) {

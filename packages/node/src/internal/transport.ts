@@ -12,11 +12,11 @@ import { signRequest } from '../signing.js';
 /** Per-call options, the last argument of every client method. */
 export interface CallOptions {
   /** Sent as X-Forwarded-For: the shopper's IP, for the gateway's fraud checks. */
-  forwardedFor?: string;
+  forwardedFor?: string | undefined;
   /** Overrides the client's timeoutMs for this call. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Aborts the call; the abort reason is thrown as is. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** An answer that came back as JSON with a boolean `success`. */

@@ -12,9 +12,9 @@ export interface Decline {
 export interface CardInput {
   card: CardRecord;
   via: 'raw' | 'token' | 'transactionReference' | 'paymentReference';
-  cvv?: string;
+  cvv?: string | undefined;
   /** Set when the card data itself is declined (bad Luhn, expired, unsupported brand). */
-  decline?: Decline;
+  decline?: Decline | undefined;
 }
 
 const CARD_TYPES: readonly CardType[] = ['visa', 'mastercard', 'diners', 'amex'];
@@ -43,7 +43,7 @@ export function readRawCard(
   ctx: Ctx,
   r: BodyReader,
   opts: { cvvOptional?: boolean } = {},
-): { pan: string; card: CardRecord; cvv?: string; decline?: Decline } {
+): { pan: string; card: CardRecord; cvv?: string | undefined; decline?: Decline | undefined } {
   const pan = r.reqStr('number', {
     pattern: /^\d{12,19}$/,
     hint: 'a card number is 12 to 19 digits',

@@ -14,7 +14,7 @@ export interface Ctx {
   webhooks: WebhookDispatcher;
   settings: Settings;
   logger: Logger;
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /** Key that signs the sandbox's own cres/PaRes values so they cannot be forged or swapped. */
   acsKey: Buffer;
 }

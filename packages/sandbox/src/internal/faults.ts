@@ -10,9 +10,9 @@ export interface FaultOptions {
   rate: number;
   kinds: FaultKind[];
   /** Path prefixes to affect (`*` matches one path segment); all API paths when absent. */
-  paths?: string[];
+  paths?: string[] | undefined;
   /** How long a `timeout` fault holds the answer before dropping the connection (default 35 s). */
-  holdMs?: number;
+  holdMs?: number | undefined;
 }
 
 export function readFaults(r: BodyReader): FaultOptions {

@@ -14,7 +14,7 @@ export const INTEGER_FIELDS: ReadonlySet<string> = new Set([
 
 interface Frame {
   array: boolean;
-  key?: string;
+  key?: string | undefined;
   index: number;
 }
 

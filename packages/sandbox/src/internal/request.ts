@@ -52,8 +52,8 @@ export interface TransactionInput {
   reference: string;
   currency: string;
   amount: number;
-  source?: string;
-  displayCurrency?: string;
+  source?: string | undefined;
+  displayCurrency?: string | undefined;
 }
 
 export function readTransaction(
@@ -79,7 +79,7 @@ export function readTransaction(
 export function readAmountBody(
   r: BodyReader,
   min: number,
-): { currency: string; amount: number; reference?: string } {
+): { currency: string; amount: number; reference?: string | undefined } {
   const t = r.reqObj('transaction');
   return {
     currency: t.reqStr('currency', {

@@ -58,8 +58,8 @@ export class Store {
     amount: number;
     currency: string;
     now: number;
-    merchantId?: number;
-    paymentMethod?: Txn['paymentMethod'];
+    merchantId?: number | undefined;
+    paymentMethod?: Txn['paymentMethod'] | undefined;
   }): Txn {
     const reference = this.newReference();
     const txn: Txn = {

@@ -19,9 +19,9 @@ export interface SubscriptionInput {
   reference: string;
   interval: Subscription['interval'];
   trialDays: number;
-  firstname?: string;
-  lastname?: string;
-  email?: string;
+  firstname?: string | undefined;
+  lastname?: string | undefined;
+  email?: string | undefined;
 }
 
 export function readSubscription(ctx: Ctx, r: BodyReader): SubscriptionInput {

@@ -22,48 +22,48 @@ export interface CardRecord {
   cardHolder: string;
   expiryMonth: number;
   expiryYear: number;
-  token?: string;
+  token?: string | undefined;
   /** Reference of the first recurring payment made with this card (recurring rule 3). */
-  firstRecurringRef?: string;
+  firstRecurringRef?: string | undefined;
 }
 
 export interface Consumer {
-  name?: string;
-  surname?: string;
-  email?: string;
-  mobile?: string;
+  name?: string | undefined;
+  surname?: string | undefined;
+  email?: string | undefined;
+  mobile?: string | undefined;
 }
 
 export interface Urls {
-  success?: string;
-  cancel?: string;
-  error?: string;
-  notify?: string;
+  success?: string | undefined;
+  cancel?: string | undefined;
+  error?: string | undefined;
+  notify?: string | undefined;
 }
 
 export interface ThreeDSState {
   version: 1 | 2;
   step: 'method' | 'challenge' | 'done';
   transactionId: string;
-  txId?: string;
-  sessionData?: string;
-  callbackUrl?: string;
+  txId?: string | undefined;
+  sessionData?: string | undefined;
+  callbackUrl?: string | undefined;
   /** Challenge forced by `threeDSecure: true` on a card that would otherwise pass frictionless. */
-  forceChallenge?: boolean;
-  methodReceivedAt?: number;
-  step2ConfirmAt?: number;
-  challengeShownAt?: number;
-  challengeCompletedAt?: number;
-  confirmedAt?: number;
+  forceChallenge?: boolean | undefined;
+  methodReceivedAt?: number | undefined;
+  step2ConfirmAt?: number | undefined;
+  challengeShownAt?: number | undefined;
+  challengeCompletedAt?: number | undefined;
+  confirmedAt?: number | undefined;
   /** The ACS outcome, and the nonce that binds the issued cres/PaRes to this transaction. */
-  authResult?: 'Y' | 'N';
-  resultNonce?: string;
+  authResult?: 'Y' | 'N' | undefined;
+  resultNonce?: string | undefined;
 }
 
 export interface Attempt {
   at: number;
-  status?: number;
-  error?: string;
+  status?: number | undefined;
+  error?: string | undefined;
   durationMs: number;
 }
 
@@ -74,7 +74,7 @@ export interface Delivery {
   payload: Record<string, unknown>;
   state: 'pending' | 'delivered' | 'failed';
   firstAttemptAt: number;
-  nextAttemptAt?: number;
+  nextAttemptAt?: number | undefined;
   attempts: Attempt[];
 }
 
@@ -90,16 +90,16 @@ export interface HostedInfo {
   urls: Urls;
   authorize: boolean;
   hold: boolean;
-  threeDSecure?: boolean;
-  recurring?: boolean;
-  allowMultiCurrencyPurchase?: boolean;
-  pageUrlKey?: string;
-  description?: string;
-  destinationCountry?: string;
-  pax?: number;
-  transactionDay?: string;
+  threeDSecure?: boolean | undefined;
+  recurring?: boolean | undefined;
+  allowMultiCurrencyPurchase?: boolean | undefined;
+  pageUrlKey?: string | undefined;
+  description?: string | undefined;
+  destinationCountry?: string | undefined;
+  pax?: number | undefined;
+  transactionDay?: string | undefined;
   /** Prepared transfer to affiliates; `fromReference` is the transfer's own reference. */
-  transfer?: { fromReference: string; toMerchants: TransferItem[]; executed?: boolean };
+  transfer?: { fromReference: string; toMerchants: TransferItem[]; executed?: boolean } | undefined;
 }
 
 export interface Txn {
@@ -110,44 +110,44 @@ export interface Txn {
   status: Status;
   amount: number;
   currency: string;
-  displayCurrency?: string;
+  displayCurrency?: string | undefined;
   createdAt: number;
   updatedAt: number;
   merchantId: number;
-  source?: string;
-  message?: string;
+  source?: string | undefined;
+  message?: string | undefined;
   authorized: number;
   settled: number;
   /** Refunded plus pending refunds, so a pending refund cannot be refunded twice. */
   refunded: number;
-  autoExecute?: boolean;
-  card?: CardRecord;
-  consumer?: Consumer;
-  hosted?: HostedInfo;
-  threeDS?: ThreeDSState;
-  webhooks?: Delivery[];
+  autoExecute?: boolean | undefined;
+  card?: CardRecord | undefined;
+  consumer?: Consumer | undefined;
+  hosted?: HostedInfo | undefined;
+  threeDS?: ThreeDSState | undefined;
+  webhooks?: Delivery[] | undefined;
   /** Refunds: the payment refunded; transfers: the payment they came from. */
-  parent?: string;
-  pending?: boolean;
-  suspended?: boolean;
-  transferDate?: number;
+  parent?: string | undefined;
+  pending?: boolean | undefined;
+  suspended?: boolean | undefined;
+  transferDate?: number | undefined;
   /** Transfers: the merchant the funds come from (an outgoing, negative row in its payout). */
-  fromMerchantId?: number;
+  fromMerchantId?: number | undefined;
   /** Transfers: the sender's payout that carried the outgoing row. */
-  outgoingSettlement?: { id: number; date: number; amount: number };
-  recurring?: boolean;
-  subscriptionRef?: string;
+  outgoingSettlement?: { id: number; date: number; amount: number } | undefined;
+  recurring?: boolean | undefined;
+  subscriptionRef?: string | undefined;
   paymentMethod: 'CC' | 'EFT' | 'TRANSFER';
-  settlement?: { id: number; date: number; amount: number };
+  settlement?: { id: number; date: number; amount: number } | undefined;
 }
 
 export interface Subscription {
   reference: string;
   interval: 'DAILY' | 'WEEKLY' | 'MONTHLY' | 'YEARLY';
   trialDays: number;
-  firstname?: string;
-  lastname?: string;
-  email?: string;
+  firstname?: string | undefined;
+  lastname?: string | undefined;
+  email?: string | undefined;
   amount: number;
   currency: string;
   card: CardRecord;

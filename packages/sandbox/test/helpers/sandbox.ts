@@ -64,7 +64,7 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
     const res = await fetch(url, {
       method,
       headers,
-      body: method === 'POST' ? (body ?? '') : undefined,
+      body: method === 'POST' ? (body ?? '') : null,
     });
     const text = await res.text();
     let json: Record<string, any>;
@@ -79,7 +79,7 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
     const res = await fetch(sandbox.url + path, {
       method: body === undefined ? 'GET' : 'POST',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? null : JSON.stringify(body),
     });
     return { status: res.status, ...((await res.json()) as Record<string, any>) };
   };

@@ -4,6 +4,7 @@ import { redactingLogger, stderrLogger } from '../logger.js';
 import type { CheckoutOptions, PaymentMethodName } from '../options.js';
 import { MemoryStore } from '../stores/memory.js';
 import type { CheckoutStore } from '../stores/store.js';
+import { misconfigured } from '../errors.js';
 import { parseByteSize } from './byte-size.js';
 import { createGatewayClient } from './client.js';
 import { createSecrets, type Secrets } from './secrets.js';
@@ -73,14 +74,30 @@ export function createContext(
   const credentials = 'payments' in gatewayOption ? undefined : gatewayOption;
   const limits = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
   const ceiling = limits?.global ?? 600;
+  const insecure =
+    credentials && options.environment === 'production' && plainHttpRemote(credentials.baseUrl);
+  const said = new Set<string>();
+  const logger = redactingLogger(options.logger ?? stderrLogger);
   return {
     options,
     store: options.store ?? new MemoryStore(),
-    logger: redactingLogger(options.logger ?? stderrLogger),
-    gateway: () =>
-      (client ??= credentials
+    logger,
+    gateway: () => {
+      if (insecure) {
+        // Card data and signed requests never travel over plain http to a live gateway.
+        if (!said.has('gateway:http')) {
+          said.add('gateway:http');
+          logger.error(
+            `pg-checkout setup error: gateway.baseUrl must use https in production (got ${credentials.baseUrl}); nothing is sent to it`,
+            {},
+          );
+        }
+        return Promise.reject(misconfigured());
+      }
+      return (client ??= credentials
         ? Promise.resolve(createGatewayClient(credentials))
-        : Promise.resolve(gatewayOption as CheckoutGateway)),
+        : Promise.resolve(gatewayOption as CheckoutGateway));
+    },
     secrets: createSecrets({
       ...(options.sessionSecret ? { sessionSecret: options.sessionSecret } : {}),
       derivedFrom: credentials?.secret ?? options.webhookSecret,
@@ -121,8 +138,18 @@ export function createContext(
         }
       : false,
     delivery: { timers: new Map(), retryBaseMs, retryCapMs: 5 * 60_000, closed: false },
-    said: new Set(),
+    said,
   };
+}
+
+/** An http URL of a host other than this machine (the sandbox on loopback stays allowed). */
+function plainHttpRemote(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return (
+    protocol === 'http:' &&
+    !/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(hostname) &&
+    !hostname.endsWith('.localhost')
+  );
 }
 
 /** Says a setup fault once per process and checkout, loudly: a merchant must see it, a log must not fill. */

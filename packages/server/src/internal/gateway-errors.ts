@@ -16,9 +16,41 @@ export type GatewayFailure =
   | { kind: 'duplicate' }
   | { kind: 'outcome_unknown' }
   | { kind: 'unavailable' }
-  /** A setup fault: the base URL answers "no such endpoint", or the credentials were refused. */
-  | { kind: 'misconfigured'; reason: 'no_endpoint' | 'credentials' }
+  /** A setup fault: the gateway was not reached as configured, or refused the credentials. */
+  | { kind: 'misconfigured'; reason: SetupFaultReason }
   | { kind: 'not_gateway' };
+
+/**
+ * What is wrong with the setup: `no_endpoint` (a path the gateway does not have, /pg/api appended),
+ * `credentials` (403: token or secret), `wrong_host` (not the gateway: no such host name, another
+ * site's certificate, a web page), `redirected` (a redirect, as a live gateway's http port answers).
+ */
+export type SetupFaultReason = 'no_endpoint' | 'credentials' | 'wrong_host' | 'redirected';
+
+// Errors of fetch (undici) and TLS that prove the configured host is not the gateway.
+const WRONG_HOST_CODES = new Set([
+  'ENOTFOUND',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_HAS_EXPIRED',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/** The `code` of the error or one of its causes (fetch wraps the socket's error twice). */
+function causeCode(error: object): string | undefined {
+  let current: unknown = (error as { cause?: unknown }).cause;
+  for (let depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && WRONG_HOST_CODES.has(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+// A web page where the gateway's JSON was expected: the base URL names another site.
+const looksLikePage = (raw: unknown) => typeof raw === 'string' && /^\s*</.test(raw);
 
 // Class names along the prototype chain: survives two copies of @pg-checkout/node where instanceof would not.
 function classNames(error: object): Set<string> {
@@ -52,6 +84,7 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
     code?: unknown;
     originalErrorCode?: unknown;
     statusCode?: unknown;
+    raw?: unknown;
   };
   const message =
     typeof e.message === 'string' && e.message.length > 0 ? e.message : DECLINE_FALLBACK;
@@ -64,6 +97,18 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
   // The gateway answers every decision it makes on a real endpoint, never with a bare 404.
   if (e.statusCode === 404 && !originalErrorCode && (e.code === -1 || e.code === undefined))
     return { kind: 'misconfigured', reason: 'no_endpoint' };
+  // The client follows no redirects: the gateway answers its API itself, never with a 3xx.
+  if (typeof e.statusCode === 'number' && e.statusCode >= 300 && e.statusCode < 400)
+    return { kind: 'misconfigured', reason: 'redirected' };
+  if (names.has('GatewayConnectionError') && causeCode(error))
+    return { kind: 'misconfigured', reason: 'wrong_host' };
+  if (
+    names.has('UnexpectedResponseError') &&
+    typeof e.statusCode === 'number' &&
+    e.statusCode < 500 &&
+    looksLikePage(e.raw)
+  )
+    return { kind: 'misconfigured', reason: 'wrong_host' };
   if (names.has('RequestRejectedError'))
     return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
   if (names.has('ThreeDSecureFailedError'))
@@ -102,10 +147,14 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
 
 const FIXES = {
   no_endpoint:
-    'the gateway answered "no such endpoint": gateway.baseUrl must be the host only (e.g. https://gateway.example), without /pg/api, which the client adds',
+    'the gateway answered "no such endpoint" (HTTP 404): gateway.baseUrl must be the gateway’s host only (e.g. https://gateway.example), without /pg/api, which the client adds',
   credentials:
-    'the gateway refused the signature or token: check gateway.token and gateway.secret (and that they belong to this environment)',
-} as const;
+    'the gateway refused the signature or token (HTTP 403): check gateway.token and gateway.secret (and that they belong to this environment)',
+  wrong_host:
+    'gateway.baseUrl does not reach the gateway (no such host, another site, or its certificate is not the gateway’s): set it to the gateway’s host, e.g. https://gateway.example, or the sandbox’s URL in development',
+  redirected:
+    'the gateway answered a redirect: gateway.baseUrl must be its exact https URL (an http URL of a live gateway is redirected, and card data must never travel over http)',
+} as const satisfies Record<SetupFaultReason, string>;
 
 /**
  * A setup fault as the browser's 503 `misconfigured` (never a decline), said once, loudly, with

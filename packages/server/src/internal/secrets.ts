@@ -31,11 +31,11 @@ const textOf = (encoded: string) => fromUtf8(fromBase64url(encoded));
  * key for browser-facing values, only through a derivation with its own label.
  */
 export function createSecrets(source: {
-  sessionSecret?: string;
-  derivedFrom?: string;
+  sessionSecret?: string | undefined;
+  derivedFrom?: string | undefined;
   /** How long a 3-D Secure session token is good for. */
   sessionTtlMs: number;
-  now?: () => number;
+  now?: (() => number) | undefined;
 }): Secrets {
   const now = source.now ?? Date.now;
   const key = source.sessionSecret

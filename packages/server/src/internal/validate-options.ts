@@ -183,7 +183,7 @@ const schema = z.strictObject({
 });
 
 const GATEWAY_FIX =
-  'pass a GatewayClient from @pg-checkout/node, or { token, secret, baseUrl } (npx pg-sandbox prints sandbox values ready for .env)';
+  'pass a GatewayClient from @pg-checkout/node, or { token, secret, baseUrl } (npx @pg-checkout/sandbox prints sandbox values ready for .env)';
 
 /** Names the missing or wrong gateway setting and how to fix it. */
 function checkGateway(name: string, gateway: unknown): void {

@@ -3,7 +3,7 @@ import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { LookupRecord } from '../gateway.js';
 import type { PaymentMethodName } from '../options.js';
 import type { Context } from '../internal/context.js';
-import { classifyGatewayError } from '../internal/gateway-errors.js';
+import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js';
 import { orderKeys } from '../internal/keys.js';
 import { enqueueSafely } from '../internal/sweep-list.js';
 import { nextStatus, observed, type AttemptEvent, type AttemptStatus } from './states.js';
@@ -114,7 +114,11 @@ export async function rebuildLedger(ctx: Context, order: string): Promise<Ledger
     try {
       result = await gateway.reconcile(attemptReference(order, n));
     } catch (error) {
-      if (classifyGatewayError(error).kind === 'not_gateway') throw error;
+      const failure = classifyGatewayError(error);
+      if (failure.kind === 'not_gateway') throw error;
+      // Wrong credentials or URL fail this first lookup of an order: say so, not "unavailable".
+      const fault = setupFault(ctx, failure, error);
+      if (fault) throw fault;
       ctx.logger.warn('could not read an order back from the gateway', { order, error });
       throw new CheckoutError(
         503,
@@ -318,8 +322,11 @@ export async function refreshAttempts(
     try {
       result = await (await ctx.gateway()).reconcile(attemptReference(order, n));
     } catch (error) {
-      if (classifyGatewayError(error).kind === 'not_gateway') throw error;
-      ctx.logger.warn('reconcile failed; outcome still unknown', { order, n, error });
+      const failure = classifyGatewayError(error);
+      if (failure.kind === 'not_gateway') throw error;
+      // Still unknown (a bank's proof must not be lost to it), but a setup fault is said loudly.
+      if (!setupFault(ctx, failure, error))
+        ctx.logger.warn('reconcile failed; outcome still unknown', { order, n, error });
       if (attempt.status === 'unknown') wait = true;
       continue;
     }

@@ -8,8 +8,8 @@ export interface ListedTransaction {
   amount: number;
   currency: string;
   status: string;
-  pending?: boolean | null;
-  merchantReference?: string | null;
+  pending?: boolean | null | undefined;
+  merchantReference?: string | null | undefined;
 }
 
 /** What a refund sends: always an amount, so it carries the refund's merchant reference. */
@@ -28,26 +28,26 @@ export interface RefundGateway {
     refund(
       reference: string,
       transaction: RefundTransaction,
-      options?: CallOptions,
+      options?: CallOptions | undefined,
     ): Promise<RefundAnswer>;
   };
   foreign: {
     refund(
       reference: string,
       transaction: RefundTransaction,
-      options?: CallOptions,
+      options?: CallOptions | undefined,
     ): Promise<RefundAnswer>;
   };
   lookups: {
-    payment(reference: string, options?: CallOptions): Promise<LookupRecord>;
+    payment(reference: string, options?: CallOptions | undefined): Promise<LookupRecord>;
     list(
       filters: { paymentReference: string },
-      options?: CallOptions,
+      options?: CallOptions | undefined,
     ): Promise<ListedTransaction[]>;
   };
   reconcile(
     merchantReference: string,
-    options?: CallOptions,
+    options?: CallOptions | undefined,
   ): Promise<{ found: false } | { found: true; record: LookupRecord }>;
 }
 
@@ -91,8 +91,10 @@ export class RefundError extends CheckoutError {
 }
 
 /** A refund record the gateway has not completed yet (code 7, manual): taken, not refunded. */
-export const isPendingRefund = (t: { status: string; pending?: boolean | null }): boolean =>
-  t.pending === true || t.status === 'NEW';
+export const isPendingRefund = (t: {
+  status: string;
+  pending?: boolean | null | undefined;
+}): boolean => t.pending === true || t.status === 'NEW';
 
 /** Refund records that moved no money and hold none. */
 const ENDED_UNREFUNDED = new Set(['FAILED', 'CANCELLED', 'REVERSED']);

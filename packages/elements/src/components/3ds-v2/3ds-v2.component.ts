@@ -58,7 +58,7 @@ export class Pg3dsV2 extends ThreeDSElement {
   /** Milliseconds between the method frame's load and Step 2 confirm (the gateway asks for 3 s). */
   methodTimeout = 3000;
 
-  private methodLoaded?: () => void;
+  private methodLoaded?: (() => void) | undefined;
 
   /**
    * Runs the flow for one payment and resolves with its final state; never rejects for payment outcomes.

@@ -123,7 +123,7 @@ export class PgCardForm extends LitElement {
     callback: (value) => (this.checkout = value),
   });
 
-  private checkout?: CheckoutContext;
+  private checkout?: CheckoutContext | undefined;
 
   private get form(): HTMLFormElement {
     return this.renderRoot.querySelector('form')!;
@@ -204,7 +204,7 @@ export class PgCardForm extends LitElement {
   }
 
   /** What the shopper typed into the server-rendered fields before this element hydrated. */
-  private typedBeforeHydration?: TypedFields;
+  private typedBeforeHydration?: TypedFields | undefined;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Hydration sets each input to its (empty) state: read what the page holds first, give it back after.
@@ -415,8 +415,8 @@ export class PgCardForm extends LitElement {
     attributes: {
       autocomplete: string;
       inputmode: 'numeric' | 'text';
-      placeholder?: string;
-      hint?: string;
+      placeholder?: string | undefined;
+      hint?: string | undefined;
     },
     value: string,
     onInput: (event: InputEvent) => void,

@@ -207,13 +207,13 @@ export class PgCheckout extends LitElement {
   /** `appearance="auto"` follows the page's own colours. */
   private readonly pageScheme = new PageSchemeController(this);
 
-  private context?: CheckoutContext;
+  private context?: CheckoutContext | undefined;
 
-  private config?: CheckoutConfig;
+  private config?: CheckoutConfig | undefined;
   private storedCards: SavedCard[] = [];
   /** What the message region says: an outcome (localized at render, so a locale switch applies) or a step. */
-  private message?: { outcome: FinalPaymentState } | { key: MessageKey };
-  private threeDS?: { reference: string; action: ThreeDSAction };
+  private message?: { outcome: FinalPaymentState } | { key: MessageKey } | undefined;
+  private threeDS?: { reference: string; action: ThreeDSAction } | undefined;
 
   /** URL where the middleware is mounted (for example `/checkout`). */
   endpoint = '';
@@ -248,10 +248,10 @@ export class PgCheckout extends LitElement {
   /** Milliseconds between status reads while a 3-D Secure challenge is open. */
   pollInterval = 2000;
 
-  private api?: CheckoutApi;
+  private api?: CheckoutApi | undefined;
   private inFlight = false;
   private configRequest = 0;
-  private configLoad?: Promise<void>;
+  private configLoad?: Promise<void> | undefined;
 
   private get offered(): PaymentMethod[] {
     const chosen = this.methods
@@ -710,7 +710,7 @@ export class PgCheckout extends LitElement {
 const notLoaded = (reference?: string): FinalPaymentState => ({
   success: false,
   status: 'failed',
-  reference,
+  ...(reference === undefined ? {} : { reference }),
   code: 'not_loaded',
   message: '',
 });
