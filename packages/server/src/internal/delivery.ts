@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { base64url, randomBytes } from './crypto.js';
 import type { PaymentEvent, RefundEvent } from '../options.js';
 import type { PaymentState } from '../payment-state.js';
 import type { Context } from './context.js';
@@ -32,7 +32,7 @@ export const FACT_TTL_MS = 7 * 24 * 60 * 60_000;
  */
 export const MARK_TTL_MS = 25 * 60 * 60_000;
 // Lock tokens: unique per process (a random prefix) and per call (a counter), cheaper than random bytes.
-const TOKEN_PREFIX = randomBytes(6).toString('base64url');
+const TOKEN_PREFIX = base64url(randomBytes(6));
 let tokens = 0;
 /** One hook call holds the fact this long; a hook slower than this may overlap a retry. */
 const LOCK_TTL_MS = 60_000;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { base64url, randomBytes } from '../internal/crypto.js';
 import type { ListedTransaction, LookupRecord } from '../gateway.js';
 import type { ReconcileOptions, ReconcileSummary } from '../options.js';
 import type { Context } from '../internal/context.js';
@@ -48,7 +48,7 @@ export async function reconcile(
   if (!Number.isInteger(limit) || limit < 1)
     throw new TypeError('reconcile: `limit` must be a positive whole number');
   const summary: Summary = { checked: 0, delivered: 0, failed: 0, gatewayCalls: 0 };
-  const token = randomBytes(9).toString('base64url');
+  const token = base64url(randomBytes(9));
   let locked: boolean;
   try {
     locked = await ctx.store.setIfAbsent(sweepKeys.lock, token, SWEEP_LOCK_MS);
