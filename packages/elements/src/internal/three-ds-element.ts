@@ -4,6 +4,7 @@ import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
 import type { FinalPaymentState, PaymentState, ThreeDSAction } from '../api/types.js';
 import { checkoutContext, type CheckoutContext } from '../context.js';
+import { createPg3dsCheckingEvent } from '../events/3ds-checking.js';
 import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
 import { createPg3dsStartEvent } from '../events/3ds-start.js';
 import {
@@ -124,7 +125,10 @@ export abstract class ThreeDSElement extends LitElement {
   /** A state-preserving `moveBefore()` keeps the frames as they are: nothing to pause or post again. */
   connectedMoveCallback(): void {}
 
-  /** Ends the running flow as `authentication_cancelled` (the shopper's Cancel does the same). */
+  /**
+   * Closes the bank check (the shopper's Cancel does the same); the flow ends as the middleware then says:
+   * `authentication_cancelled` once it made sure no payment will be made, else what the bank's answer decided.
+   */
   cancel(): void {
     this.cancelRequested?.();
   }
@@ -146,7 +150,8 @@ export abstract class ThreeDSElement extends LitElement {
     const cancelled = new Promise<FinalPaymentState>((resolve) => {
       this.cancelRequested = () => {
         ended = true;
-        resolve(this.failure(reference, 'authentication_cancelled', 'authenticationCancelled'));
+        this.cancelRequested = undefined;
+        resolve(this.confirmCancel(reference, flow.signal));
       };
       flow.signal.addEventListener(
         'abort',
@@ -188,6 +193,25 @@ export abstract class ThreeDSElement extends LitElement {
       }),
     );
     return result;
+  }
+
+  /**
+   * The shopper closed the bank check, perhaps after its Submit: the bank's answer may already be at the
+   * shop. The frame goes, the state is `checking` (`pg-threeds-checking`), and only the middleware's answer
+   * to the cancel (the payment ended uncharged, or what the bank's answer decided) is the outcome.
+   */
+  private async confirmCancel(reference: string, signal: AbortSignal): Promise<FinalPaymentState> {
+    this.phase = 'resuming';
+    this.dispatchEvent(createPg3dsCheckingEvent({ reference }));
+    for (let wait = this.pollInterval; ; wait = Math.min(wait * 2, 30_000)) {
+      const state = await this.api.cancelPayment(reference);
+      if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
+      // A middleware without the route cannot say whether the bank's answer came: never "no payment".
+      if (state.status === 'failed' && state.code === 'not_found')
+        return this.failure(reference, 'outcome_unknown', 'outcomeUnknown');
+      if (state.status !== 'authenticating' && !isTransient(state)) return state;
+      await sleep(wait, signal);
+    }
   }
 
   /**
