@@ -38,6 +38,7 @@ import {
 } from './orders.js';
 import { scriptTagPage, testCardsPage } from './pages.js';
 import { paymentResultRoute } from './payment-result.js';
+import { refundSecondPayment } from './second-payment.js';
 import { webhookLog } from './webhook-log.js';
 
 export interface DemoOptions extends DemoConfig {
@@ -246,10 +247,13 @@ async function startWith(
       amount: e.amount,
       currency: e.currency,
     });
-    if (outcome === 'second-payment')
+    if (outcome === 'second-payment') {
       log(
         `[shop] WARN ${order.reference} was already paid by ${order.paid?.reference}; ${e.reference} is a second charge to refund`,
       );
+      const payment = (await orders.paymentsOf(order.id)).find((p) => p.reference === e.reference);
+      if (payment) await refundSecondPayment(client, orders, payment, log);
+    }
   };
 
   app.use(
@@ -289,7 +293,9 @@ async function startWith(
         if (event.type === 'payment') {
           // The hash covers the reference only: the gateway's record and the shop's own table of
           // its payments decide, never the payload.
-          await handlePaymentWebhook(event, orders, log);
+          await handlePaymentWebhook(event, orders, log, (payment) =>
+            refundSecondPayment(client, orders, payment, log),
+          );
           return;
         }
         webhookLog.add({

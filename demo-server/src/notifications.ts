@@ -30,6 +30,8 @@ export async function handlePaymentWebhook(
   event: { payload: PaymentNotification; record: LookupRecord },
   orders: OrderStore,
   log: (line: string) => void,
+  /** A second charge of an order already paid: given back (second-payment.ts). */
+  onSecondPayment?: (payment: OrderPayment) => Promise<unknown>,
 ): Promise<void> {
   const { payload: notification, record } = event;
   const reference = record.reference;
@@ -79,10 +81,12 @@ export async function handlePaymentWebhook(
       currency: record.currency,
     });
     if (outcome === 'paid') log(`[shop] ${order.reference} paid by ${reference} (webhook)`);
-    if (outcome === 'second-payment')
+    if (outcome === 'second-payment') {
       log(
         `[shop] WARN ${order.reference} was already paid by ${order.paid?.reference}; ${reference} is a second charge to refund`,
       );
+      await onSecondPayment?.({ ...known, status, gatewayStatus: record.status });
+    }
   } else if (status === 'refunded' && (await orders.markRefunded(order.id, reference))) {
     log(`[shop] ${order.reference} refunded (${reference})`);
   }
