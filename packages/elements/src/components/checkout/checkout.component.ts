@@ -414,13 +414,7 @@ export class PgCheckout extends LitElement {
         return;
       }
       if (state.status === 'authenticating' && !isThreeDSAction(state.threeDS))
-        state = {
-          success: false,
-          status: 'failed',
-          reference: running.reference,
-          code: 'bad_response',
-          message: '',
-        };
+        state = failure('bad_response', running.reference);
       await this.conclude(api, state);
     } finally {
       this.inFlight = false;
@@ -464,7 +458,7 @@ export class PgCheckout extends LitElement {
       }
       // A middleware without the route (or one that refuses this browser) cannot tell: say so, offer nothing.
       if (!order.success && /^(not_found|http_4)/.test(order.code))
-        return { success: false, status: 'failed', code: 'outcome_unknown', message: '' };
+        return failure('outcome_unknown');
       await new Promise<void>((wake) => {
         const done = (): void => {
           clearTimeout(timer);
@@ -567,7 +561,7 @@ export class PgCheckout extends LitElement {
         const element = this.renderRoot.querySelector<Pg3dsV2>('pg-3ds-v2');
         if (element) return await element.start(reference, action);
       }
-      return { success: false, status: 'failed', reference, code: 'not_registered', message: '' };
+      return failure('not_registered', reference);
     } finally {
       this.threeDS = undefined;
     }
@@ -624,14 +618,7 @@ export class PgCheckout extends LitElement {
       await this.connection.whenConnected();
       if (!answer.success) {
         this.showNewTotal(answer);
-        const state = await this.settle(api, {
-          success: false,
-          status: 'failed',
-          code: answer.code,
-          message: '',
-        });
-        await this.connection.whenConnected();
-        await this.finish(state, noForm);
+        await this.conclude(api, failure(answer.code));
         return;
       }
       this.reference = answer.reference;
@@ -786,20 +773,16 @@ export class PgCheckout extends LitElement {
   }
 }
 
-const failure = (code: string): FinalPaymentState => ({
+/** A failure this drop-in words itself (the middleware's own text is never shown). */
+const failure = (code: string, reference?: string): FinalPaymentState => ({
   success: false,
   status: 'failed',
+  reference,
   code,
   message: '',
 });
 
 /** 3-D Secure could not be loaded (the script tag's pg-checkout.3ds.js); the payment is not given up. */
-const notLoaded = (reference?: string): FinalPaymentState => ({
-  success: false,
-  status: 'failed',
-  reference,
-  code: 'not_loaded',
-  message: '',
-});
+const notLoaded = (reference?: string): FinalPaymentState => failure('not_loaded', reference);
 
 const noForm: PaymentSource = { clearCard: () => Promise.resolve() };
