@@ -127,6 +127,44 @@ describe('the amount as shown, and one order paid from two tabs', () => {
   });
 });
 
+describe('a bank check that ends after another tab paid (point 8)', () => {
+  let app: Awaited<ReturnType<typeof startApp>>;
+  before(async () => {
+    app = await startApp({
+      resolveOrder: (req) => ({
+        amount: 14_900,
+        currency: 'ZAR',
+        reference: req.get('x-test-order')!,
+      }),
+    });
+  });
+  after(() => app.close());
+  const as = (order: string) => ({ headers: { 'x-test-order': order } });
+
+  it('its proof is never sent and its state says this card was not charged', async () => {
+    const b = await app.call('POST', '/payments', card('4000000000003055'), as('late-bank'));
+    const callbackUrl = String(app.gateway.lastCreate!.callbackUrl);
+    const a = await app.call('POST', '/payments', card('4111111111111111'), as('late-bank'));
+    assert.equal(a.body.status, 'approved');
+    await bankPost(local(app, callbackUrl), {
+      cres: 'good-proof',
+      threeDSSessionData: b.body.threeDS.threeDSSessionData,
+    });
+    const status = await app.call(
+      'GET',
+      `/payments/${b.body.reference}`,
+      undefined,
+      as('late-bank'),
+    );
+    assert.equal(status.body.code, 'already_paid');
+    assert.match(status.body.message, /not charged/);
+    assert.equal(
+      app.gateway.charged().filter((t) => t.merchantReference.startsWith('late-bank-')).length,
+      1,
+    );
+  });
+});
+
 describe('a bank check the shopper closed', () => {
   let app: Awaited<ReturnType<typeof startApp>>;
   before(async () => {
