@@ -196,11 +196,15 @@ export abstract class ThreeDSElement extends LitElement {
   }
 
   /**
-   * The shopper closed the bank check, perhaps after its Submit: the bank's answer may already be at the
-   * shop. The frame goes, the state is `checking` (`pg-threeds-checking`), and only the middleware's answer
+   * The shopper closed the bank check (or it ran out of time), perhaps after its Submit: the bank's answer
+   * may already be at the shop. The frame goes, the state is `checking` (`pg-threeds-checking`), and only the middleware's answer
    * to the cancel (the payment ended uncharged, or what the bank's answer decided) is the outcome.
    */
-  private async confirmCancel(reference: string, signal: AbortSignal): Promise<FinalPaymentState> {
+  private async confirmCancel(
+    reference: string,
+    signal: AbortSignal,
+    timedOut = false,
+  ): Promise<FinalPaymentState> {
     this.phase = 'resuming';
     this.dispatchEvent(createPg3dsCheckingEvent({ reference }));
     for (let wait = this.pollInterval; ; wait = Math.min(wait * 2, 30_000)) {
@@ -209,6 +213,8 @@ export abstract class ThreeDSElement extends LitElement {
       // A middleware without the route cannot say whether the bank's answer came: never "no payment".
       if (state.status === 'failed' && state.code === 'not_found')
         return this.failure(reference, 'outcome_unknown', 'outcomeUnknown');
+      if (timedOut && state.status === 'failed' && state.code === 'authentication_cancelled')
+        return this.failure(reference, 'authentication_timeout', 'authenticationTimeout');
       if (state.status !== 'authenticating' && !isTransient(state)) return state;
       await sleep(wait, signal);
     }
@@ -307,8 +313,8 @@ export abstract class ThreeDSElement extends LitElement {
       if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
       if (attached.aborted) return 'detached';
       if (outcome === undefined) return this.failure(reference, 'aborted', 'failed');
-      if (outcome === 'timeout')
-        return this.failure(reference, 'authentication_timeout', 'authenticationTimeout');
+      // Out of time, but the bank's answer may be at the shop right now: the middleware ends it or tells.
+      if (outcome === 'timeout') return await this.confirmCancel(reference, signal, true);
       return outcome.state;
     } finally {
       watch.abort();

@@ -124,6 +124,25 @@ describe('<pg-checkout> and the money truth', () => {
     });
   });
 
+  it('a challenge that runs out of time after the bank’s answer came is that answer, not "no payment was made"', async () => {
+    const { endpoint } = await backend();
+    const el = await fixture<PgCheckout>(
+      html`<pg-checkout
+        endpoint=${endpoint}
+        poll-interval="60000"
+        challenge-timeout="1500"
+      ></pg-checkout>`,
+    );
+    await until(() => /\d/.test(payLabel(el)));
+    await pay(el, '4000000000000010');
+    const v2 = () => el.shadowRoot!.querySelector<Pg3dsV2>('pg-3ds-v2');
+    await until(() => v2()?.shadowRoot?.querySelector('iframe[part=frame]') != null, 10_000);
+    await decide(el.reference, 'approve');
+    await until(() => el.status === 'approved', 10_000);
+    await el.updateComplete;
+    expect(message(el)).to.match(/^Payment successful/);
+  });
+
   it('sends the total it showed, and after amount_changed shows the new one for the next Pay (point 7)', async () => {
     const changed = {
       success: false,
