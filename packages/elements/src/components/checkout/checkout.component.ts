@@ -614,7 +614,11 @@ export class PgCheckout extends LitElement {
       this.message = { key: 'redirecting' };
       this.setStatus('submitting');
       orderMark(api.endpoint, true);
-      const answer = await api.startRedirect(method, this.shown());
+      // The hosted page charges another currency than the one shown here, and shows its own total.
+      const answer = await api.startRedirect(
+        method,
+        method === 'hosted' ? undefined : this.shown(),
+      );
       await this.connection.whenConnected();
       if (!answer.success) {
         this.showNewTotal(answer);
