@@ -91,6 +91,11 @@ test('point 7: tab B still showing R 149,00 after tab A made it 3 is not charged
     .filter({ hasText: /447,00/ })
     .waitFor({ timeout: 15_000 });
   assert.match(await shopperMessage(b), /total changed\. Nothing was charged/);
+  // The shop's own cart total follows (it listens for amount_changed).
+  await b
+    .locator('#total')
+    .filter({ hasText: /447,00/ })
+    .waitFor({ timeout: 5_000 });
   assert.equal(await sandboxTotal(), before, 'nothing reached the gateway');
   // The shopper read the new total and taps Pay again: that total is charged.
   await payButton(b).click();
