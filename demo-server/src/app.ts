@@ -41,6 +41,7 @@ import {
 } from './orders.js';
 import { scriptTagPage, testCardsPage } from './pages.js';
 import { paymentResultRoute } from './payment-result.js';
+import { refundSecondPayment } from './second-payment.js';
 import { webhookLog } from './webhook-log.js';
 
 export interface DemoOptions extends Omit<DemoConfig, 'database'> {
@@ -250,10 +251,13 @@ async function startWith(
     });
     if (outcome === 'changed')
       log(`[shop] WARN ${order.reference} ${chargedForOther((await orders.byId(order.id))!)}`);
-    if (outcome === 'second-payment')
+    if (outcome === 'second-payment') {
       log(
         `[shop] WARN ${order.reference} was already paid by ${order.paid?.reference}; ${e.reference} is a second charge to refund`,
       );
+      const payment = (await orders.paymentsOf(order.id)).find((p) => p.reference === e.reference);
+      if (payment) await refundSecondPayment(client, orders, payment, log);
+    }
   };
 
   const checkout = createCheckout({
@@ -291,7 +295,12 @@ async function startWith(
       if (event.type === 'payment') {
         // The hash covers the reference only: the gateway's record decides, and the order is the
         // one the shop recorded the payment for, or the verified order of its merchant reference.
-        await handlePaymentWebhook(event, { orders, client, log });
+        await handlePaymentWebhook(event, {
+          orders,
+          client,
+          log,
+          onSecondPayment: (payment) => refundSecondPayment(client, orders, payment, log),
+        });
         return;
       }
       webhookLog.add({

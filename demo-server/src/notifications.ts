@@ -65,9 +65,11 @@ export async function handlePaymentWebhook(
     orders: OrderStore;
     client: Pick<GatewayClient, 'reconcile'>;
     log: (line: string) => void;
+    /** A second charge of an order already paid: given back (second-payment.ts). */
+    onSecondPayment?: ((payment: OrderPayment) => Promise<unknown>) | undefined;
   },
 ): Promise<void> {
-  const { orders, client, log } = deps;
+  const { orders, client, log, onSecondPayment } = deps;
   const { payload: notification, record } = event;
   const reference = record.reference;
   // A refund's notification carries the refund's amount, at most what was paid.
@@ -135,10 +137,12 @@ export async function handlePaymentWebhook(
       log(
         `[shop] WARN ${order.reference} charged ${formatAmount(record.amount, record.currency)} for ${formatAmount(order.total, order.currency)} (webhook): refund or collect the rest`,
       );
-    if (outcome === 'second-payment')
+    if (outcome === 'second-payment') {
       log(
         `[shop] WARN ${order.reference} was already paid by ${order.paid?.reference}; ${reference} is a second charge to refund`,
       );
+      await onSecondPayment?.({ ...known, status, gatewayStatus: record.status });
+    }
   } else if (status === 'refunded' && (await orders.markRefunded(order.id, reference))) {
     log(`[shop] ${order.reference} refunded (${reference})`);
   }

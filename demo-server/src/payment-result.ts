@@ -11,10 +11,11 @@ import {
   type OrderPayment,
   type OrderStore,
 } from './orders.js';
+import { refundSecondPayment, type SecondPayment } from './second-payment.js';
 
 /** What the result page may tell the shopper, decided by the gateway's records of the order. */
 export type PaymentResult =
-  | { state: 'paid'; amount: number; currency: string }
+  | { state: 'paid'; amount: number; currency: string; second?: SecondPayment }
   /** Charged, but not the order's total at the time: the shop refunds it or collects the rest. */
   | {
       state: 'changed';
@@ -114,6 +115,51 @@ async function attemptsOf(
 }
 
 /**
+ * A second charge of a paid order (the EFT page left open, paid after the card paid), refunded
+ * through the gateway. The shop may not know it yet (EFT sends no webhook): attempts it has not seen
+ * end are looked up, at most a few per request, when `lookups` allows.
+ */
+async function secondChargeOf(
+  client: GatewayClient,
+  orders: OrderStore,
+  order: Order & { paid: NonNullable<Order['paid']> },
+  lookups: boolean,
+  log: (line: string) => void,
+): Promise<SecondPayment | undefined> {
+  const known = await orders.paymentsOf(order.id);
+  const other = (p: OrderPayment) =>
+    p.reference !== order.paid.reference && (p.status === 'paid' || p.status === 'refunded');
+  let second = known.find(other);
+  const byAttempt = new Map(known.map((p) => [p.merchantReference, p]));
+  for (let n = 1, asked = 0; !second && lookups && n <= MAX_ATTEMPTS; n++) {
+    const merchantReference = attemptReference(order, n);
+    const mine = byAttempt.get(merchantReference);
+    if (mine && (mine.status !== 'pending' || mine.reference === order.paid.reference)) continue;
+    if (asked++ >= MAX_LOOKUPS_PER_REQUEST) break;
+    const found = await client.reconcile(merchantReference);
+    if (!found.found) break;
+    const { record } = found;
+    if (record.amount <= 0) continue;
+    const payment: OrderPayment = {
+      reference: record.reference,
+      orderId: order.id,
+      merchantReference,
+      amount: record.amount,
+      currency: record.currency,
+      status: paymentStatusOf(record),
+      gatewayStatus: record.status,
+    };
+    await orders.recordPayment(payment);
+    if (other(payment)) second = payment;
+  }
+  if (!second) return undefined;
+  log(
+    `[shop] WARN ${order.reference} was already paid by ${order.paid.reference}; ${second.reference} is a second charge: refunding it`,
+  );
+  return refundSecondPayment(client, orders, second, log);
+}
+
+/**
  * GET /api/payment-result: how the shopper's payment ended, for the page the hosted page, redirect
  * and EFT return to. The return URL's outcome is the shopper's to edit, and the sandbox appends no
  * reference to it, so the shop looks at the shopper's own order (the session cookie): an order the
@@ -147,10 +193,20 @@ export function paymentResultRoute(deps: {
       return;
     }
     if (order.paid) {
+      const lookups = limit.take(networkOf(req.ip ?? req.socket.remoteAddress)).ok;
+      let second: SecondPayment | undefined;
+      try {
+        second = await secondChargeOf(client, orders, { ...order, paid: order.paid }, lookups, log);
+      } catch (err) {
+        log(
+          `[shop] WARN second-payment check for ${order.reference} failed (${(err as Error).name})`,
+        );
+      }
       res.json({
         state: 'paid',
         amount: order.paid.amount,
         currency: order.paid.currency,
+        ...(second ? { second } : {}),
       } satisfies PaymentResult);
       return;
     }
@@ -178,6 +234,15 @@ export function paymentResultRoute(deps: {
           if (outcome === 'changed')
             log(`[shop] WARN ${order.reference} ${chargedForOther(now)} (lookup)`);
           res.json(changedResult(now));
+          return;
+        }
+        // Two attempts found paid: the one that did not pay the order goes back (no more lookups).
+        const second =
+          now?.paid &&
+          (await secondChargeOf(client, orders, { ...now, paid: now.paid }, false, log));
+        if (second && now?.paid) {
+          const { amount, currency } = now.paid;
+          res.json({ state: 'paid', amount, currency, second } satisfies PaymentResult);
           return;
         }
       }

@@ -23,8 +23,17 @@ export async function bindCart(): Promise<void> {
       body: JSON.stringify({ quantity: Number(qty.value) }),
     });
     if (!res.ok) return;
-    show((await res.json()) as Cart);
+    const cart = (await res.json()) as Cart & { status?: string };
+    show(cart);
     // The drop-in read the order when it loaded: it reads it again, so Pay shows the new total.
-    await document.querySelector('pg-checkout')?.refresh();
+    const checkout = document.querySelector('pg-checkout');
+    await checkout?.refresh();
+    // A changed cart of a paid order is a new order: the drop-in offers to pay that one.
+    if (cart.status === 'open' && checkout?.status === 'approved') checkout.reset();
+  });
+  // Another tab changed the cart: the drop-in refused to pay the old total; the cart shows the new one too.
+  document.addEventListener('pg-failed', async (event) => {
+    if (event.detail.code !== 'amount_changed') return;
+    show((await (await fetch('/api/cart')).json()) as Cart);
   });
 }

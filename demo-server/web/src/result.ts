@@ -2,8 +2,16 @@
 // the page words only what the shop server learnt from the gateway (GET /api/payment-result).
 import { money } from './money.js';
 
+/** A second charge of an order already paid, which the shop gives back. */
+type SecondPayment = {
+  reference: string;
+  amount: number;
+  currency: string;
+  refund: 'refunded' | 'refunding';
+};
+
 type PaymentResult =
-  | { state: 'paid'; amount: number; currency: string }
+  | { state: 'paid'; amount: number; currency: string; second?: SecondPayment }
   | {
       state: 'changed';
       charged: { amount: number; currency: string };
@@ -23,6 +31,11 @@ const MAX_CHECKS = 15;
 function words(result: PaymentResult): [string, string] {
   switch (result.state) {
     case 'paid':
+      if (result.second)
+        return [
+          'Already paid: your second payment goes back',
+          `This order was already paid (${money(result.amount, result.currency)}). Your second payment of ${money(result.second.amount, result.second.currency)} (reference ${result.second.reference}) was not needed and ${result.second.refund === 'refunded' ? 'has been refunded' : 'is being refunded'}; you do not need to do anything.`,
+        ];
       return [
         'Thank you!',
         `Your payment of ${money(result.amount, result.currency)} went through. A confirmation follows by e-mail.`,

@@ -31,14 +31,14 @@ function eventTypes(): string[] {
     .map(([, create]) => (create as (detail: unknown) => Event)({}).type);
 }
 
-/** Codes the elements' own sources put in a failure: `failure(reference, 'x', …)`, `code: 'x'`. */
+/** Codes the elements' own sources put in a failure: `failure(reference, 'x', …)`, `failure('x')`, `code: 'x'`. */
 async function codesInElements(): Promise<Set<string>> {
   const files = (await (await fetch('/__pg-source?dir=packages/elements/src')).json()) as string[];
   expect(files.length, 'the sources are listed').to.be.above(10);
   const codes = new Set<string>(Object.values(ClientErrorCode));
   for (const file of files) {
     const text = await source(file);
-    for (const m of text.matchAll(/\bfailure\(\s*\w+,\s*'([a-z0-9_]+)'/g)) codes.add(m[1]!);
+    for (const m of text.matchAll(/\bfailure\(\s*(?:\w+,\s*)?'([a-z0-9_]+)'/g)) codes.add(m[1]!);
     for (const m of text.matchAll(/\bcode:\s*'([a-z][a-z0-9_]*)'/g)) codes.add(m[1]!);
   }
   return codes;

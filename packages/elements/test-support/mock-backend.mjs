@@ -26,7 +26,7 @@ const cards = {
   4000000000000028: { kind: 'v1', outcome: 'hold' },
   4000000000000036: { kind: 'challenge', outcome: 'approve', callback: 'public' },
   4000000000000044: { kind: 'v1', outcome: 'approve', callback: 'public' },
-  4000000000000051: { kind: 'challenge', outcome: 'approve', callback: 'misdirected' },
+  4000000000000051: { kind: 'challenge', outcome: 'undecided', callback: 'misdirected' },
   4000000000000069: { kind: 'challenge', outcome: 'undecided' },
   5555555555554444: { kind: 'pending' },
 };
@@ -274,6 +274,15 @@ export async function startMockBackend() {
         if (p.card.then === 'frictionless' && p.methodReceivedAt) p.status = 'approved';
         else if (p.card.then === 'fail') finish(p, 'fail');
         else p.threeDS = challengeAction(p);
+        return json(200, state(p));
+      }
+      // The shopper closed the bank check: a decided payment answers its state; one still waiting ends uncharged.
+      if ((m = /^\/checkout\/payments\/([^/]+)\/cancel$/.exec(path)) && req.method === 'POST') {
+        const p = payments.get(m[1]);
+        if (!p || !ownsPayment(req, p.reference)) return notFound(p);
+        p.cancels = (p.cancels ?? 0) + 1;
+        if (p.status === 'authenticating')
+          Object.assign(p, { status: 'failed', code: 'authentication_cancelled' });
         return json(200, state(p));
       }
       if ((m = /^\/checkout\/payments\/([^/]+)$/.exec(path)) && req.method === 'GET') {

@@ -50,6 +50,7 @@ function reactEvents<Events>(names: Record<keyof Events, true>): ReactEventProps
 
 const threeDSEvents = {
   'pg-threeds-start': true,
+  'pg-threeds-checking': true,
   'pg-threeds-complete': true,
 } as const satisfies Record<keyof Pg3dsV2Events & keyof Pg3dsV1Events, true>;
 
@@ -67,6 +68,7 @@ export function pgComponents(renderShadow?: ShadowRenderer) {
       'pg-status-change': true,
       'pg-submit': true,
       'pg-threeds-start': true,
+      'pg-threeds-checking': true,
       'pg-threeds-complete': true,
       'pg-approved': true,
       'pg-pending': true,

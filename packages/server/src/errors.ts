@@ -26,6 +26,7 @@ export type CheckoutErrorCode =
   | 'webhook_not_configured'
   | 'webhook_handler_failed'
   | 'order_changed'
+  | 'amount_changed'
   | 'misconfigured'
   | 'internal_error';
 

@@ -80,6 +80,16 @@ export class CheckoutApi {
     return this.paymentRequest('POST', url.href, {}, reference);
   }
 
+  /** The shopper closed the bank check: the middleware ends it unless the bank's answer came first. */
+  cancelPayment(reference: string): Promise<PaymentState> {
+    return this.paymentRequest(
+      'POST',
+      `/payments/${encodeURIComponent(reference)}/cancel`,
+      {},
+      reference,
+    );
+  }
+
   /** The authoritative state; without this payment's secret the middleware answers 404 `not_found`. */
   payment(reference: string): Promise<PaymentState> {
     return this.paymentRequest(
@@ -97,8 +107,11 @@ export class CheckoutApi {
     return answer;
   }
 
-  async startRedirect(method: 'hosted' | 'eft' | 'redirect'): Promise<RedirectResult | ApiFailure> {
-    const answer = await this.request<RedirectResult>('POST', `/${method}`, {});
+  async startRedirect(
+    method: 'hosted' | 'eft' | 'redirect',
+    shown?: PaymentRequest['shown'],
+  ): Promise<RedirectResult | ApiFailure> {
+    const answer = await this.request<RedirectResult>('POST', `/${method}`, { shown });
     if (answer.success) this.keepSecretOf(answer);
     return answer;
   }
@@ -108,7 +121,7 @@ export class CheckoutApi {
     return answer.success ? answer.cards : answer;
   }
 
-  private keepSecretOf(answer: { reference?: string; clientSecret?: unknown }): void {
+  private keepSecretOf(answer: { reference?: string | undefined; clientSecret?: unknown }): void {
     if (answer.reference && typeof answer.clientSecret === 'string')
       this.rememberSecret(answer.reference, answer.clientSecret);
   }

@@ -22,6 +22,8 @@ export interface PaymentRequest {
   screenWidth: number;
   screenHeight: number;
   saveCard?: boolean;
+  /** The total the page showed on Pay (cents): the middleware refuses `amount_changed` when the order differs. */
+  shown?: { amount: number; currency: string } | undefined;
 }
 
 export type ThreeDSMethodAction = {
@@ -63,7 +65,14 @@ export type ThreeDSAction = ThreeDSV2Action | ThreeDSV1Action;
  * with a reference also carry `clientSecret`, the proof that this browser owns the payment.
  */
 export type PaymentState = (
-  | { success: true; status: 'approved'; reference: string; message: string }
+  | {
+      success: true;
+      status: 'approved';
+      reference: string;
+      message: string;
+      /** The order was already paid by this payment; the request that got it charged nothing. */
+      alreadyPaid?: true;
+    }
   | { success: true; status: 'pending'; reference: string; message: string }
   | { success: true; status: 'authenticating'; reference: string; threeDS: ThreeDSAction }
   | {
@@ -75,6 +84,15 @@ export type PaymentState = (
       originalErrorCode?: string;
     }
   | { success: false; status: 'failed'; reference?: string; message: string; code: string }
+  | {
+      success: false;
+      status: 'failed';
+      code: 'amount_changed';
+      reference?: undefined;
+      message: string;
+      /** The order's total now, to show before the shopper pays again. */
+      order: { amount: number; currency: string };
+    }
 ) & { clientSecret?: string };
 
 /** A final state: anything but `authenticating`. */

@@ -7,6 +7,11 @@ export {
 } from './status-change.js';
 export { createPg3dsStartEvent, type Pg3dsStartDetail, type Pg3dsStartEvent } from './3ds-start.js';
 export {
+  createPg3dsCheckingEvent,
+  type Pg3dsCheckingDetail,
+  type Pg3dsCheckingEvent,
+} from './3ds-checking.js';
+export {
   createPg3dsCompleteEvent,
   type Pg3dsCompleteDetail,
   type Pg3dsCompleteEvent,

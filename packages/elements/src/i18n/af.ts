@@ -63,7 +63,9 @@ export const af: Messages = {
     'Te veel kaarte is geweier. Probeer later weer of kies ’n ander manier om te betaal.',
   unavailable: 'Die betaaldiens is nou nie beskikbaar nie. Probeer asseblief binnekort weer.',
   notFound: 'Ons kon nie hierdie betaling vind nie. Probeer asseblief weer.',
-  alreadyPaid: 'Hierdie bestelling is reeds betaal.',
+  alreadyPaid: 'Hierdie bestelling is reeds betaal. Hierdie kaart is nie gehef nie.',
+  amountChanged: 'Die totaal het verander. Niks is gehef nie; kyk daarna en betaal weer.',
+  offline: 'Jy is vanlyn. Niks is gehef nie.',
   checking: 'Ons kyk of jou betaling deurgegaan het. Moet asseblief nog nie weer betaal nie.',
   orderChanged:
     'Jou bestelling het verander nadat dit betaal is. Jy is die vroeëre bedrag gehef en nie weer nie; die winkel sal jou kontak.',

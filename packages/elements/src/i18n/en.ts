@@ -60,7 +60,9 @@ export const en: Messages = {
     'Too many cards were declined. Please try again later or choose another way to pay.',
   unavailable: 'The payment service is not available right now. Please try again shortly.',
   notFound: 'We could not find this payment. Please try again.',
-  alreadyPaid: 'This order has already been paid.',
+  alreadyPaid: 'This order is already paid. This card was not charged.',
+  amountChanged: 'The total changed. Nothing was charged; check it and pay again.',
+  offline: 'You are offline. Nothing was charged.',
   checking: 'Checking whether your payment went through. Please do not pay again yet.',
   orderChanged:
     'Your order changed after it was paid. You were charged the earlier amount and not charged again; the shop will contact you.',

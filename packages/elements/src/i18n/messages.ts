@@ -59,6 +59,8 @@ export interface Messages {
   unavailable: string;
   notFound: string;
   alreadyPaid: string;
+  amountChanged: string;
+  offline: string;
   checking: string;
   orderChanged: string;
   outcomeUnknown: string;

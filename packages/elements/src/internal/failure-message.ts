@@ -21,6 +21,8 @@ export const messageByCode: Readonly<Record<string, MessageKey>> = {
   misconfigured: 'unavailable',
   not_found: 'notFound',
   already_paid: 'alreadyPaid',
+  amount_changed: 'amountChanged',
+  offline: 'offline',
   order_changed: 'orderChanged',
   outcome_unknown: 'outcomeUnknown',
   conflict: 'paymentInProgress',
@@ -56,7 +58,7 @@ function keyFor(code: string, fallback: MessageKey): MessageKey {
 
 /** The shopper-facing, localized text for a final state; raw server and gateway text never shows. */
 export function shopperMessage(state: FinalPaymentState, t: Translate): string {
-  if (state.status === 'approved') return t('approved');
+  if (state.status === 'approved') return t(state.alreadyPaid ? 'alreadyPaid' : 'approved');
   if (state.status === 'pending') return t('pending');
   if (state.status === 'declined') {
     if (state.originalErrorCode === 'fin051') return t('declinedFunds');

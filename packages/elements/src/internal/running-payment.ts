@@ -44,3 +44,20 @@ export function clearRunningPayment(endpoint: string, reference: string): void {
     // nothing to clear
   }
 }
+
+const orderKey = (endpoint: string): string => `pg-checkout:order:${endpoint}`;
+
+/**
+ * Marks (`true`), clears (`false`) or reads (no `set`) "this browser asked to pay at `endpoint`", in
+ * localStorage so a reload and a new tab know to ask the order before offering to pay it again.
+ */
+export function orderMark(endpoint: string, set?: boolean): boolean {
+  try {
+    const store = globalThis.localStorage;
+    if (set) store.setItem(orderKey(endpoint), '1');
+    else if (set === false) store.removeItem(orderKey(endpoint));
+    return store.getItem(orderKey(endpoint)) === '1';
+  } catch {
+    return false;
+  }
+}

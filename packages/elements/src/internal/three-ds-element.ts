@@ -4,6 +4,7 @@ import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
 import type { FinalPaymentState, PaymentState, ThreeDSAction } from '../api/types.js';
 import { checkoutContext, type CheckoutContext } from '../context.js';
+import { createPg3dsCheckingEvent } from '../events/3ds-checking.js';
 import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
 import { createPg3dsStartEvent } from '../events/3ds-start.js';
 import {
@@ -18,6 +19,7 @@ import { ConnectionController } from './connection.js';
 import { ServerStylesController } from './server-styles.js';
 import { PageSchemeController } from './page-scheme.js';
 import { shopperMessage } from './failure-message.js';
+import { sleep } from './sleep.js';
 import { postIntoFrame } from './post-into-frame.js';
 import { pickChallengeWindow, type ChallengeWindow } from './window-size.js';
 
@@ -132,7 +134,10 @@ export abstract class ThreeDSElement extends LitElement {
   /** A state-preserving `moveBefore()` keeps the frames as they are: nothing to pause or post again. */
   connectedMoveCallback(): void {}
 
-  /** Ends the running flow as `authentication_cancelled` (the shopper's Cancel does the same). */
+  /**
+   * Closes the bank check (the shopper's Cancel does the same); the flow ends as the middleware then says:
+   * `authentication_cancelled` once it made sure no payment will be made, else what the bank's answer decided.
+   */
   cancel(): void {
     this.cancelRequested?.();
   }
@@ -154,7 +159,8 @@ export abstract class ThreeDSElement extends LitElement {
     const cancelled = new Promise<FinalPaymentState>((resolve) => {
       this.cancelRequested = () => {
         ended = true;
-        resolve(this.failure(reference, 'authentication_cancelled', 'authenticationCancelled'));
+        this.cancelRequested = undefined;
+        resolve(this.confirmCancel(reference, flow.signal));
       };
       flow.signal.addEventListener(
         'abort',
@@ -196,6 +202,31 @@ export abstract class ThreeDSElement extends LitElement {
       }),
     );
     return result;
+  }
+
+  /**
+   * The shopper closed the bank check (or it ran out of time), perhaps after its Submit: the bank's answer
+   * may already be at the shop. The frame goes, the state is `checking` (`pg-threeds-checking`), and only the middleware's answer
+   * to the cancel (the payment ended uncharged, or what the bank's answer decided) is the outcome.
+   */
+  private async confirmCancel(
+    reference: string,
+    signal: AbortSignal,
+    timedOut = false,
+  ): Promise<FinalPaymentState> {
+    this.phase = 'resuming';
+    this.dispatchEvent(createPg3dsCheckingEvent({ reference }));
+    for (let wait = this.pollInterval; ; wait = Math.min(wait * 2, 30_000)) {
+      const state = await this.api.cancelPayment(reference);
+      if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
+      // A middleware without the route cannot say whether the bank's answer came: never "no payment".
+      if (state.status === 'failed' && state.code === 'not_found')
+        return this.failure(reference, 'outcome_unknown', 'outcomeUnknown');
+      if (timedOut && state.status === 'failed' && state.code === 'authentication_cancelled')
+        return this.failure(reference, 'authentication_timeout', 'authenticationTimeout');
+      if (state.status !== 'authenticating' && !isTransient(state)) return state;
+      await sleep(wait, signal);
+    }
   }
 
   /**
@@ -302,8 +333,8 @@ export abstract class ThreeDSElement extends LitElement {
       if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
       if (attached.aborted) return 'detached';
       if (outcome === undefined) return this.failure(reference, 'aborted', 'failed');
-      if (outcome === 'timeout')
-        return this.failure(reference, 'authentication_timeout', 'authenticationTimeout');
+      // Out of time, but the bank's answer may be at the shop right now: the middleware ends it or tells.
+      if (outcome === 'timeout') return await this.confirmCancel(reference, signal, true);
       return outcome.state;
     } finally {
       watch.abort();

@@ -5,6 +5,7 @@ import { completionPage, methodPageCsp, type CompletionKind } from '../internal/
 import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../internal/schemas.js';
 import { ipVersion } from '../internal/ip.js';
 import { httpStatusOf, type OwnedPaymentState } from '../payment-state.js';
+import { cancelChallenge } from '../use-cases/cancel-challenge.js';
 import { confirmProof, type ProofResult } from '../use-cases/confirm-proof.js';
 import { confirmStep2 } from '../use-cases/confirm-step2.js';
 import { payByCard } from '../use-cases/pay-by-card.js';
@@ -100,7 +101,8 @@ const redirectRoute = (method: 'hosted' | 'redirect' | 'eft'): Route => ({
   run: async (ex, ctx) => {
     const caller = callerFor(ctx, ex, true);
     const cmd = parseBody(RedirectBody, ex.body);
-    return jsonAnswer(200, await startRedirect(method, cmd, caller, ctx));
+    const answer = await startRedirect(method, cmd, caller, ctx);
+    return jsonAnswer(answer.success ? 200 : 409, answer);
   },
 });
 
@@ -153,6 +155,16 @@ export const ROUTES: readonly Route[] = [
       const caller = callerFor(ctx, ex, true);
       const payment = await ownedReference(ctx, ex);
       return state(await confirmStep2(payment, caller, ctx));
+    },
+  },
+  {
+    method: 'POST',
+    path: '/payments/:reference/cancel',
+    body: 'json',
+    run: async (ex, ctx) => {
+      const caller = callerFor(ctx, ex, true);
+      const payment = await ownedReference(ctx, ex);
+      return state(await cancelChallenge(payment, caller, ctx));
     },
   },
   {

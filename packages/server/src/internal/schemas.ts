@@ -19,6 +19,12 @@ export const RawCardSchema = z.object({
 
 export const TokenCardSchema = z.strictObject({ token: z.string().min(1).max(200) });
 
+/** The total the page showed on Pay: checked against the order, never charged from. */
+const ShownSchema = z.object({
+  amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  currency: z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter currency code'),
+});
+
 // Unknown keys (amount, currency, reference...) are dropped: the browser never sets money.
 export const CreatePaymentBody = z.object({
   card: z.union([TokenCardSchema, RawCardSchema], {
@@ -27,6 +33,7 @@ export const CreatePaymentBody = z.object({
   screenWidth: z.number().int().min(1).max(100_000),
   screenHeight: z.number().int().min(1).max(100_000),
   saveCard: z.boolean().optional(),
+  shown: ShownSchema.optional(),
 });
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -54,7 +61,10 @@ export const ConsumerSchema = z.object({
 
 export type CreatePaymentCommand = z.infer<typeof CreatePaymentBody>;
 
-export const RedirectBody = z.object({ consumer: ConsumerSchema.optional() });
+export const RedirectBody = z.object({
+  consumer: ConsumerSchema.optional(),
+  shown: ShownSchema.optional(),
+});
 export type RedirectCommand = z.infer<typeof RedirectBody>;
 
 export const AddCardBody = z.object({ card: RawCardSchema });

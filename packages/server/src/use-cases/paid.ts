@@ -156,6 +156,19 @@ async function paidOrderAnswer(
 }
 
 /**
+ * The paid answer for a request that charged nothing itself (another tab, method or attempt paid
+ * the order first): still `approved`, so older clients go on, but marked and worded as such.
+ */
+export const alreadyPaidBy = (state: OwnedPaymentState): OwnedPaymentState =>
+  state.status === 'approved'
+    ? {
+        ...state,
+        alreadyPaid: true as const,
+        message: 'This order is already paid. Nothing more was charged.',
+      }
+    : state;
+
+/**
  * An approval the caller's browser reads (Step 2, status): still "approved" only while the caller's
  * order asks for what was charged. Another order (the shop moved on), or no order to read, leaves
  * the charge as the gateway made it.

@@ -22,7 +22,8 @@ import {
   withOrder,
   type Ledger,
 } from '../order/ledger.js';
-import { owned, paidAnswer } from './paid.js';
+import { amountChanged } from './amount-shown.js';
+import { alreadyPaidBy, owned, paidAnswer } from './paid.js';
 
 const timedOut = (message: string): PaymentState => ({
   success: false,
@@ -88,11 +89,13 @@ export async function payByCard(
     order.reference,
     async ({ ledger }) => {
       const paid = await paidAnswer(ctx, order, ledger);
-      if (paid) return paid;
+      if (paid) return alreadyPaidBy(paid);
       if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') return TIMEOUT_STATE;
+      const paidNow = await paidAnswer(ctx, order, ledger);
+      if (paidNow) return alreadyPaidBy(paidNow);
+      // Checked under the lock, right before the one create: the total charged is the one shown.
       return (
-        (await paidAnswer(ctx, order, ledger)) ??
-        sendCreate(ctx, cmd, caller, order, ledger, shopperId)
+        amountChanged(cmd.shown, order) ?? sendCreate(ctx, cmd, caller, order, ledger, shopperId)
       );
     },
     { waitMs: CREATE_LOCK_WAIT_MS },

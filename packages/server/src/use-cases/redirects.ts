@@ -6,6 +6,7 @@ import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js'
 import { enforceLimits } from '../internal/limits.js';
 import { pendingState } from '../internal/outcomes.js';
 import type { RedirectCommand } from '../internal/schemas.js';
+import { amountChanged } from './amount-shown.js';
 import { saveSafely } from '../internal/settle.js';
 import {
   attemptReference,
@@ -40,7 +41,7 @@ const stillUnknown = () =>
  */
 export async function startRedirect(
   method: RedirectMethod,
-  { consumer }: RedirectCommand,
+  { consumer, shown }: RedirectCommand,
   caller: Caller,
   ctx: Context,
 ) {
@@ -64,6 +65,8 @@ export async function startRedirect(
     if (paidAttempt(ledger)) throw alreadyPaid();
     if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') throw stillUnknown();
     if (paidAttempt(ledger)) throw alreadyPaid();
+    const changed = amountChanged(shown, order);
+    if (changed) return changed;
     const { n, attempt } = startAttempt(ctx, ledger, {
       method,
       amount: order.amount,

@@ -23,6 +23,7 @@ function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
  * `poll-interval` ms while the bank's page is open.
  *
  * @event pg-threeds-start - The challenge began (detail: reference, version, step).
+ * @event pg-threeds-checking - The shopper closed the bank check; its outcome is being confirmed (detail: reference).
  * @event pg-threeds-complete - The flow ended (detail: reference, status, code).
  *
  * @csspart status - The status line.

@@ -36,6 +36,7 @@ function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
  * action's `callbackOrigin`, for this payment).
  *
  * @event pg-threeds-start - The method step or the challenge began (detail: reference, version, step).
+ * @event pg-threeds-checking - The shopper closed the bank check; its outcome is being confirmed (detail: reference).
  * @event pg-threeds-complete - The flow ended (detail: reference, status, code).
  *
  * @csspart status - The "checking with your bank" line during the method step.

@@ -37,6 +37,7 @@ import { ConnectionController } from '../../internal/connection.js';
 import {
   clearRunningPayment,
   loadRunningPayment,
+  orderMark,
   saveRunningPayment,
 } from '../../internal/running-payment.js';
 import { threeDSReady } from '../../internal/three-ds-ready.js';
@@ -126,6 +127,7 @@ function isThreeDSAction(value: unknown): value is ThreeDSAction {
  * @event pg-status-change - `status` changed (detail: status, previous).
  * @event pg-submit - The card form was submitted (from the card form; never card data).
  * @event pg-threeds-start - A 3-D Secure step began (from the 3-D Secure element).
+ * @event pg-threeds-checking - The shopper closed the bank check; its outcome is being confirmed (from the 3-D Secure element).
  * @event pg-threeds-complete - A 3-D Secure flow ended (from the 3-D Secure element).
  * @event pg-approved - The payment was approved (detail: reference, message).
  * @event pg-pending - The payment is pending (detail: reference, message).
@@ -346,9 +348,16 @@ export class PgCheckout extends LitElement {
         await this.finish(notLoaded(), form);
         return;
       }
+      // Offline before anything is sent: the one case where "nothing was charged" is proven here.
+      if (!navigator.onLine) {
+        await this.finish(failure('offline'), form);
+        return;
+      }
+      if (api) orderMark(api.endpoint, true);
       const state: PaymentState = api
-        ? await api.createPayment(request)
-        : { success: false, status: 'failed', code: 'not_configured', message: '' };
+        ? await api.createPayment({ ...request, shown: this.shown() })
+        : failure('not_configured');
+      this.showNewTotal(state);
       if (state.reference) this.reference = state.reference;
       // Kept for 3-D Secure, and for an answer that came while the drop-in was away (it may never be back).
       if (
@@ -361,20 +370,39 @@ export class PgCheckout extends LitElement {
           reference: state.reference,
           clientSecret: state.clientSecret,
         });
-      const final = api ? await this.settle(api, state) : (state as FinalPaymentState);
-      // An outcome reached while the drop-in was away is said once it is back, never to a detached element.
-      await this.connection.whenConnected();
-      if (api) this.release(api, final);
-      await this.finish(final, form);
+      if (api) await this.conclude(api, state, form);
+      else await this.finish(state as FinalPaymentState, form);
     } finally {
       this.inFlight = false;
     }
   };
 
+  /** Runs a state to its outcome and says it. */
+  private async conclude(api: CheckoutApi, state: PaymentState, form = noForm): Promise<void> {
+    const final = await this.settle(api, state);
+    // An outcome reached while the drop-in was away is said once it is back, never to a detached element.
+    await this.connection.whenConnected();
+    this.release(api, final);
+    await this.finish(final, form);
+  }
+
+  /** The total on Pay, sent with it so the middleware charges no other (`amount_changed`). */
+  private shown(): PaymentRequest['shown'] {
+    const config = this.config;
+    return config && { amount: config.amount, currency: config.currency };
+  }
+
+  /** After `amount_changed`: the order's new total goes on Pay for the shopper's next tap. */
+  private showNewTotal(answer: object): void {
+    if (this.config && 'order' in answer)
+      this.config = { ...this.config, ...(answer.order as object) };
+  }
+
   /** Picks up the payment a reload interrupted: shows its outcome, or reopens 3-D Secure. */
   private async resume(api: CheckoutApi): Promise<void> {
     const running = loadRunningPayment(api.endpoint);
-    if (!running || this.inFlight) return;
+    if (this.inFlight) return;
+    if (!running) return this.recall(api);
     this.inFlight = true;
     try {
       api.rememberSecret(running.reference, running.clientSecret);
@@ -390,17 +418,8 @@ export class PgCheckout extends LitElement {
         return;
       }
       if (state.status === 'authenticating' && !isThreeDSAction(state.threeDS))
-        state = {
-          success: false,
-          status: 'failed',
-          reference: running.reference,
-          code: 'bad_response',
-          message: '',
-        };
-      const final = await this.settle(api, state);
-      await this.connection.whenConnected();
-      this.release(api, final);
-      await this.finish(final, noForm);
+        state = failure('bad_response', running.reference);
+      await this.conclude(api, state);
     } finally {
       this.inFlight = false;
     }
@@ -413,7 +432,11 @@ export class PgCheckout extends LitElement {
         state = await this.authenticate(state.reference, state.threeDS);
         asked = false;
       } else if (!asked && askOrder(state)) {
+        // This attempt's own reference: another one paid the order, this card was not charged.
+        const notThis = (state as { code?: string }).code === 'already_paid' && !!state.reference;
         state = await this.checkOrder(api, state);
+        if (notThis && state.status === 'approved')
+          state = { ...state, alreadyPaid: true as const };
         asked = true;
       } else return state;
   }
@@ -439,7 +462,7 @@ export class PgCheckout extends LitElement {
       }
       // A middleware without the route (or one that refuses this browser) cannot tell: say so, offer nothing.
       if (!order.success && /^(not_found|http_4)/.test(order.code))
-        return { success: false, status: 'failed', code: 'outcome_unknown', message: '' };
+        return failure('outcome_unknown');
       await new Promise<void>((wake) => {
         const done = (): void => {
           clearTimeout(timer);
@@ -451,6 +474,56 @@ export class PgCheckout extends LitElement {
       });
     }
   }
+
+  /**
+   * A page (re)opened, or back from the back-forward cache, where this browser asked to pay: the order
+   * may be paid or being checked, so `GET {endpoint}/order` says what to show. The form stays usable while
+   * it asks; a Pay tapped meanwhile wins (the middleware answers a paid order as such).
+   */
+  private async recall(api: CheckoutApi): Promise<void> {
+    if (!orderMark(api.endpoint)) return;
+    const order = await api.order();
+    if (!order.success || api !== this.api || this.inFlight || this.status !== 'idle') return;
+    if (order.status === 'open') orderMark(api.endpoint, false);
+    const payment = 'payment' in order ? order.payment : undefined;
+    // A payment page left open (Back from it) leaves the choice to the shopper.
+    if (order.status === 'open' || payment?.status === 'pending') return;
+    this.inFlight = true;
+    try {
+      const open = failure('');
+      const state = payment ?? (await this.checkOrder(api, open));
+      if (state === open) {
+        this.message = undefined;
+        return this.setStatus('idle');
+      }
+      await this.conclude(api, state);
+    } finally {
+      this.inFlight = false;
+    }
+  }
+
+  private onPageShow = (event: PageTransitionEvent): void => {
+    if (!event.persisted || !this.api || this.inFlight) return;
+    // Back from a payment page: "Taking you to the payment page…" is over.
+    if (this.status === 'submitting') this.reset();
+    void this.recall(this.api);
+  };
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    addEventListener('pageshow', this.onPageShow);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    removeEventListener('pageshow', this.onPageShow);
+  }
+
+  /** A closed bank check is not "no payment" until the middleware says so. */
+  private onThreeDSChecking = (): void => {
+    this.setStatus('checking');
+    this.message = { key: 'checking' };
+  };
 
   /** A payment that reached a final state needs no resuming. */
   private release(api: CheckoutApi, state: FinalPaymentState): void {
@@ -495,7 +568,7 @@ export class PgCheckout extends LitElement {
         const element = this.renderRoot.querySelector<Pg3dsV2>('pg-3ds-v2');
         if (element) return await element.start(reference, action);
       }
-      return { success: false, status: 'failed', reference, code: 'not_registered', message: '' };
+      return failure('not_registered', reference);
     } finally {
       this.threeDS = undefined;
     }
@@ -533,6 +606,8 @@ export class PgCheckout extends LitElement {
       await this.updateComplete;
       await form.clearCard();
     } else this.dispatchEvent(createPgFailedEvent({ reference, code: state.code, message }));
+    // The new total is on Pay: the form is the way on, not "Try again".
+    if (state.code === 'amount_changed') this.setStatus('idle');
     // The reason takes focus, so it is on screen and read first; "Try again" is the next Tab.
     await this.updateComplete;
     this.focusMessage();
@@ -545,17 +620,16 @@ export class PgCheckout extends LitElement {
     try {
       this.message = { key: 'redirecting' };
       this.setStatus('submitting');
-      const answer = await api.startRedirect(method);
+      orderMark(api.endpoint, true);
+      // The hosted page charges another currency than the one shown here, and shows its own total.
+      const answer = await api.startRedirect(
+        method,
+        method === 'hosted' ? undefined : this.shown(),
+      );
       await this.connection.whenConnected();
       if (!answer.success) {
-        const state = await this.settle(api, {
-          success: false,
-          status: 'failed',
-          code: answer.code,
-          message: '',
-        });
-        await this.connection.whenConnected();
-        await this.finish(state, noForm);
+        this.showNewTotal(answer);
+        await this.conclude(api, failure(answer.code));
         return;
       }
       this.reference = answer.reference;
@@ -626,7 +700,11 @@ export class PgCheckout extends LitElement {
   private renderThreeDS() {
     const flow = this.threeDS;
     if (!flow) return nothing;
-    return html`<div part="three-ds" @pg-threeds-start=${this.onThreeDSStart}>
+    return html`<div
+      part="three-ds"
+      @pg-threeds-start=${this.onThreeDSStart}
+      @pg-threeds-checking=${this.onThreeDSChecking}
+    >
       ${
         flow.action.version === 1
           ? html`<pg-3ds-v1
@@ -706,13 +784,16 @@ export class PgCheckout extends LitElement {
   }
 }
 
-/** 3-D Secure could not be loaded (the script tag's pg-checkout.3ds.js); the payment is not given up. */
-const notLoaded = (reference?: string): FinalPaymentState => ({
+/** A failure this drop-in words itself (the middleware's own text is never shown). */
+const failure = (code: string, reference?: string): FinalPaymentState => ({
   success: false,
   status: 'failed',
   ...(reference === undefined ? {} : { reference }),
-  code: 'not_loaded',
+  code,
   message: '',
 });
+
+/** 3-D Secure could not be loaded (the script tag's pg-checkout.3ds.js); the payment is not given up. */
+const notLoaded = (reference?: string): FinalPaymentState => failure('not_loaded', reference);
 
 const noForm: PaymentSource = { clearCard: () => Promise.resolve() };
