@@ -5,6 +5,7 @@ import { validateOptions } from './internal/validate-options.js';
 import { errorAnswer } from './http/errors.js';
 import { BASE_HEADERS, type HttpAnswer, type HttpExchange } from './http/exchange.js';
 import { ROUTES, pageAnswer, type Route } from './http/routes.js';
+import { useCaseOf } from './telemetry/index.js';
 
 /**
  * The checkout as an adapter serves it: the routes of the browser API, each run to an answer.
@@ -47,12 +48,22 @@ export function createCheckoutCore<Req>(
     );
   return {
     routes: ROUTES,
-    async handle(route, ex) {
-      try {
-        return withBase(await route.run(ex, ctx));
-      } catch (error) {
-        return fail(route, error, { method: ex.method, path: route.path });
-      }
+    handle(route, ex) {
+      // One span per route, named after its use case; the gateway's calls nest under it.
+      const [useCase, attributes] = useCaseOf(route, ex);
+      return ctx.telemetry.useCase(
+        useCase,
+        attributes,
+        async () => {
+          try {
+            return withBase(await route.run(ex, ctx));
+          } catch (error) {
+            ctx.telemetry.failed(error);
+            return fail(route, error, { method: ex.method, path: route.path });
+          }
+        },
+        (answer) => ({ status: answer.status }),
+      );
     },
     fail,
     bodyLimitBytes: ctx.bodyLimitBytes,

@@ -3,6 +3,7 @@ import type { CheckoutStore } from './stores/store.js';
 import type { CheckoutGateway, Consumer, LookupRecord, RedirectUrls } from './gateway.js';
 import type { CheckoutLogger } from './logger.js';
 import type { PaymentState } from './payment-state.js';
+import type { TelemetryOptions } from './telemetry/options.js';
 
 /** What `resolveOrder(req)` answers: the money side of a payment, decided on the server only. */
 export interface CheckoutOrder {
@@ -197,4 +198,9 @@ export interface CheckoutOptions<Req = unknown> {
    * Default `60_000`.
    */
   reconcileGraceMs?: number;
+  /**
+   * OpenTelemetry spans and metrics (README: Telemetry). Default: the application's global
+   * providers when `@opentelemetry/api` is installed and an SDK registered; else nothing at all.
+   */
+  telemetry?: TelemetryOptions;
 }

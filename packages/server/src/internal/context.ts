@@ -7,6 +7,12 @@ import type { CheckoutStore } from '../stores/store.js';
 import { parseByteSize } from './byte-size.js';
 import { createGatewayClient } from './client.js';
 import { createSecrets, type Secrets } from './secrets.js';
+import {
+  createTelemetry,
+  instrumentGateway,
+  NOOP_TELEMETRY,
+  type Telemetry,
+} from '../telemetry/index.js';
 
 /** Limits with every default filled in. */
 export interface Limits {
@@ -50,6 +56,8 @@ export interface Context {
   rateLimit: false | Limits;
   /** Setup faults already said in the log (each is said once, loudly). */
   said: Set<string>;
+  /** Spans and metrics (OpenTelemetry), or nothing at all when the application collects none. */
+  telemetry: Telemetry;
 }
 
 export function createContext(
@@ -63,14 +71,19 @@ export function createContext(
   const credentials = 'payments' in gatewayOption ? undefined : gatewayOption;
   const limits = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
   const ceiling = limits?.global ?? 600;
+  const telemetry = createTelemetry(options.telemetry);
+  const measured = (gateway: CheckoutGateway) =>
+    telemetry === NOOP_TELEMETRY ? gateway : instrumentGateway(gateway, telemetry);
   return {
     options,
     store: options.store ?? new MemoryStore(),
     logger: redactingLogger(options.logger ?? stderrLogger),
     gateway: () =>
-      (client ??= credentials
-        ? Promise.resolve(createGatewayClient(credentials))
-        : Promise.resolve(gatewayOption as CheckoutGateway)),
+      (client ??= Promise.resolve(
+        measured(
+          credentials ? createGatewayClient(credentials) : (gatewayOption as CheckoutGateway),
+        ),
+      )),
     secrets: createSecrets({
       ...(options.sessionSecret ? { sessionSecret: options.sessionSecret } : {}),
       derivedFrom: credentials?.secret ?? options.webhookSecret,
@@ -111,6 +124,7 @@ export function createContext(
         }
       : false,
     said: new Set(),
+    telemetry,
   };
 }
 

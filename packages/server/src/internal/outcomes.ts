@@ -166,6 +166,7 @@ export async function emitLifecycle(ctx: Context, record: PaymentRecord): Promis
       error,
     });
   }
+  const name = `payment_${state.status === 'approved' ? 'completed' : state.status === 'pending' ? 'pending' : 'failed'}`;
   try {
     await hook({
       reference: record.reference,
@@ -175,7 +176,9 @@ export async function emitLifecycle(ctx: Context, record: PaymentRecord): Promis
       currency: record.currency,
       state,
     });
+    ctx.telemetry.hookDelivery(name, 'delivered');
   } catch (error) {
+    ctx.telemetry.hookDelivery(name, 'failed');
     ctx.logger.error('payment lifecycle hook threw', {
       reference: record.reference,
       status: state.status,
