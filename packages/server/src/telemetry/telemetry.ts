@@ -208,13 +208,14 @@ function recording(
         failure = judge(error);
         throw error;
       } finally {
+        // A decline is the gateway's answer, not a failed call.
+        const declined = failure === 'declined' || failure === 'authentication_failed';
         const attributes: Attributes = { [ATTR.operation]: operation };
-        if (failure) attributes[ATTR.errorType] = failure;
+        if (declined) attributes[ATTR.outcome] = 'declined';
+        else if (failure) attributes[ATTR.errorType] = failure;
         instruments?.gatewayDuration.record((performance.now() - started) / 1000, attributes);
         if (span) {
-          // A decline is the gateway's answer, not a failed call.
-          if (failure === 'declined' || failure === 'authentication_failed')
-            span.setAttribute(ATTR.outcome, 'declined');
+          if (declined) span.setAttribute(ATTR.outcome, 'declined');
           else if (failure) fail(span, failure);
           span.end();
         }
