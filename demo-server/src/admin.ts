@@ -13,7 +13,9 @@ import {
   refundReference,
   type BackOfficeActions,
 } from './back-office-actions.js';
+import { renderCharts } from './charts.js';
 import { escapeHtml, formatAmount, page } from './html.js';
+import type { MetricsHistory } from './metrics-history.js';
 import type { Order, OrderStore } from './orders.js';
 import { webhookLog, type WebhookEntry } from './webhook-log.js';
 
@@ -102,6 +104,7 @@ function renderList(
   orders: { orders: Order[]; count: number },
   csrf: string,
   notice?: string,
+  charts = '',
 ): string {
   const rows = transactions
     .map(
@@ -133,6 +136,7 @@ function renderList(
   return `<h1>Back office</h1>
 <form method="post" action="/admin/logout" class="logout"><input type="hidden" name="_csrf" value="${escapeHtml(csrf)}"><button>Sign out</button></form>
 ${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}
+${charts}
 <section aria-labelledby="orders-title">
 <h2 id="orders-title" data-order-count="${orders.count}">Orders: ${orders.count}${shown}</h2>
 <table>
@@ -173,6 +177,8 @@ export interface AdminDeps {
   auth: ReturnType<typeof adminAuth>;
   orders: OrderStore;
   actions: BackOfficeActions;
+  /** The checkout's metrics over the last hour, drawn above the lists. */
+  history?: MetricsHistory;
 }
 
 /**
@@ -182,7 +188,7 @@ export interface AdminDeps {
  * double click, a retried post) asks the gateway once, and a refund's key is its merchant
  * reference at the gateway, which refuses a second refund with it.
  */
-export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps): Router {
+export function adminRouter({ client, auth, orders, actions: forms, history }: AdminDeps): Router {
   const router = express.Router();
   router.use(auth.routes, auth.requireSession, auth.requireCsrf);
 
@@ -194,6 +200,7 @@ export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps)
       transactions.filter((t) => t.status === 'SETTLED').map((t) => t.reference),
     );
     const recent = await orders.recent(ORDERS_SHOWN);
+    const charts = history ? renderCharts(await history.lastHour(), Date.now()) : '';
     const nonce = String(res.locals.nonce ?? '');
     const notice = session.notice;
     session.notice = undefined;
@@ -201,7 +208,7 @@ export function adminRouter({ client, auth, orders, actions: forms }: AdminDeps)
       page({
         title: 'Back office',
         nonce,
-        body: renderList(transactions, refunded, recent, session.csrf, notice),
+        body: renderList(transactions, refunded, recent, session.csrf, notice, charts),
       }),
     );
   });

@@ -378,7 +378,16 @@ async function startWith(
   pages.get('/test-cards', (_req, res) =>
     res.type('html').send(testCardsPage(String(res.locals.nonce))),
   );
-  pages.use('/admin', adminRouter({ client, auth: adminAuth(adminPassword), orders, actions }));
+  pages.use(
+    '/admin',
+    adminRouter({
+      client,
+      auth: adminAuth(adminPassword),
+      orders,
+      actions,
+      history: metrics.history,
+    }),
+  );
   app.use(pages);
 
   app.use('/assets', express.static(join(webDist, 'assets'), { immutable: true, maxAge: '1y' }));

@@ -21,15 +21,25 @@ export interface Sample {
   waitingHooks: number;
 }
 
-/** What one interval between two samples shows; `undefined` where it had nothing to measure. */
+/** What changed between two samples (counts), and the gauge at the end of it. */
 export interface Interval {
   at: number;
+  approved: number;
+  ended: number;
+  challengesStarted: number;
+  challengesApproved: number;
+  /** Gateway calls per duration bucket (upper bounds in `boundaries`, seconds). */
+  buckets: number[];
+  boundaries: number[];
+  waitingHooks: number;
+}
+
+/** The rates an interval (or several added up) shows; `undefined` where there was nothing to measure. */
+export interface Rates {
   approvalRate: number | undefined;
   challengeRate: number | undefined;
   completionRate: number | undefined;
   gatewayP95Ms: number | undefined;
-  waitingHooks: number;
-  ended: number;
 }
 
 const HOUR_MS = 60 * 60_000;
@@ -70,12 +80,48 @@ function p95Ms(boundaries: number[], counts: number[]): number | undefined {
   let seen = 0;
   for (let i = 0; i < counts.length; i++) {
     seen += counts[i]!;
-    if (seen >= 0.95 * total) return (boundaries[i] ?? boundaries.at(-1) ?? 0) * 1000;
+    if (seen >= 0.95 * total) return Math.round((boundaries[i] ?? boundaries.at(-1) ?? 0) * 1000);
   }
   return undefined;
 }
 
 const ratio = (part: number, whole: number) => (whole > 0 ? part / whole : undefined);
+
+/** Intervals added up into one (the waiting gauge: its last value). */
+export function combine(intervals: Interval[]): Interval | undefined {
+  if (intervals.length === 0) return undefined;
+  const last = intervals.at(-1)!;
+  const add = (key: 'approved' | 'ended' | 'challengesStarted' | 'challengesApproved') =>
+    intervals.reduce((n, i) => n + i[key], 0);
+  return {
+    at: last.at,
+    approved: add('approved'),
+    ended: add('ended'),
+    challengesStarted: add('challengesStarted'),
+    challengesApproved: add('challengesApproved'),
+    boundaries: last.boundaries,
+    buckets: last.boundaries
+      .concat(Infinity)
+      .map((_, b) => intervals.reduce((n, i) => n + (i.buckets[b] ?? 0), 0)),
+    waitingHooks: last.waitingHooks,
+  };
+}
+
+export function ratesOf(interval: Interval | undefined): Rates {
+  if (!interval)
+    return {
+      approvalRate: undefined,
+      challengeRate: undefined,
+      completionRate: undefined,
+      gatewayP95Ms: undefined,
+    };
+  return {
+    approvalRate: ratio(interval.approved, interval.ended),
+    challengeRate: ratio(interval.challengesStarted, interval.ended),
+    completionRate: ratio(interval.challengesApproved, interval.challengesStarted),
+    gatewayP95Ms: p95Ms(interval.boundaries, interval.buckets),
+  };
+}
 
 /**
  * The last hour of the checkout's metrics, kept in process for the back office: a sample of the
@@ -127,30 +173,26 @@ export class MetricsHistory {
     return sample;
   }
 
-  /** The intervals of the last hour, oldest first, with a fresh sample at the end; and the hour as one. */
-  async lastHour(
-    now = Date.now(),
-  ): Promise<{ intervals: Interval[]; total: Interval | undefined }> {
+  /** The intervals of the last hour, oldest first, the last one ending now; and when the view begins. */
+  async lastHour(now = Date.now()): Promise<{ intervals: Interval[]; from: number }> {
     const kept = this.samples.filter((s) => s.at >= now - HOUR_MS && s.at < now);
     const latest = await this.sample(now);
     const series = [...kept, latest];
     const intervals: Interval[] = [];
     for (let i = 1; i < series.length; i++) intervals.push(between(series[i - 1]!, series[i]!));
-    return { intervals, total: series.length > 1 ? between(series[0]!, latest) : undefined };
+    return { intervals, from: series[0]!.at };
   }
 }
 
 function between(from: Sample, to: Sample): Interval {
-  const ended = to.ended - from.ended;
-  const started = to.challengesStarted - from.challengesStarted;
-  const counts = to.buckets.map((c, i) => c - (from.buckets[i] ?? 0));
   return {
     at: to.at,
-    ended,
-    approvalRate: ratio(to.approved - from.approved, ended),
-    challengeRate: ratio(started, ended),
-    completionRate: ratio(to.challengesApproved - from.challengesApproved, started),
-    gatewayP95Ms: p95Ms(to.boundaries, counts),
+    approved: to.approved - from.approved,
+    ended: to.ended - from.ended,
+    challengesStarted: to.challengesStarted - from.challengesStarted,
+    challengesApproved: to.challengesApproved - from.challengesApproved,
+    boundaries: to.boundaries,
+    buckets: to.buckets.map((c, i) => c - (from.buckets[i] ?? 0)),
     waitingHooks: to.waitingHooks,
   };
 }
