@@ -7,12 +7,7 @@ import type { CheckoutStore } from '../stores/store.js';
 import { parseByteSize } from './byte-size.js';
 import { createGatewayClient } from './client.js';
 import { createSecrets, type Secrets } from './secrets.js';
-import {
-  createTelemetry,
-  instrumentGateway,
-  NOOP_TELEMETRY,
-  type Telemetry,
-} from '../telemetry/index.js';
+import { createTelemetry, instrumentGateway, type Telemetry } from '../telemetry/index.js';
 
 /** Limits with every default filled in. */
 export interface Limits {
@@ -72,8 +67,9 @@ export function createContext(
   const limits = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
   const ceiling = limits?.global ?? 600;
   const telemetry = createTelemetry(options.telemetry);
+  // Built at the first request, when the application's SDK (if any) is registered.
   const measured = (gateway: CheckoutGateway) =>
-    telemetry === NOOP_TELEMETRY ? gateway : instrumentGateway(gateway, telemetry);
+    telemetry.recording ? instrumentGateway(gateway, telemetry) : gateway;
   return {
     options,
     store: options.store ?? new MemoryStore(),

@@ -23,6 +23,8 @@ export interface UseCaseEnd {
  * `@opentelemetry/api`, no SDK and no providers in the options, every method is a pass-through.
  */
 export interface Telemetry {
+  /** Whether anything is recorded (an SDK or providers found); decided at the first request. */
+  readonly recording: boolean;
   /** Runs `run` as the use case `name` (span `pg_checkout.<name>`), the gateway calls nested under it. */
   useCase<T>(
     name: string,
@@ -58,6 +60,7 @@ const pass = <T>(_name: string, _attributes: unknown, run: () => Promise<T>) => 
 
 /** Reports nothing, costs a function call. */
 export const NOOP_TELEMETRY: Telemetry = {
+  recording: false,
   useCase: pass,
   failed: () => undefined,
   gatewayCall: (_operation, run) => run(),
@@ -114,6 +117,9 @@ export function createTelemetry(options: TelemetryOptions | undefined = {}): Tel
     return resolved;
   };
   return {
+    get recording() {
+      return real().recording;
+    },
     useCase: (name, attributes, run, end) => real().useCase(name, attributes, run, end),
     failed: (error) => real().failed(error),
     gatewayCall: (operation, run, judge) => real().gatewayCall(operation, run, judge),
@@ -159,6 +165,7 @@ function recording(
   };
 
   return {
+    recording: true,
     async useCase(name, attributes, run, end) {
       if (!tracer) return run();
       return tracer.startActiveSpan(
