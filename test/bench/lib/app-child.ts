@@ -11,6 +11,7 @@ import express from 'express';
 import { GatewayClient } from '@pg-checkout/node';
 import { createCheckout, MemoryStore } from '@pg-checkout/express';
 import { serveCommands } from './serve.js';
+import { telemetryFor, type TelemetryMode } from './telemetry-setup.js';
 
 export const PAGE_ORIGIN = 'https://shop.test';
 export const AMOUNT = 10_000;
@@ -77,6 +78,9 @@ if (mode === 'express') {
       reference: orderOf(req.headers['x-order']),
     }),
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    ...(process.env.TELEMETRY
+      ? { telemetry: await telemetryFor(process.env.TELEMETRY as TelemetryMode) }
+      : {}),
     ...(process.env.RECONCILE_GRACE_MS
       ? { reconcileGraceMs: Number(process.env.RECONCILE_GRACE_MS) }
       : {}),
