@@ -339,6 +339,40 @@ describe('telemetry: spans and metrics through OpenTelemetry', () => {
     await counted.shutdown();
   });
 
+  it('a card tester: suspected once, then refused by the declines limit', async () => {
+    const counted = inMemoryTelemetry();
+    const previous = handler;
+    handler = createCheckoutHandler({
+      gateway: { baseUrl: sandbox.url, token: sandbox.token, secret: sandbox.secret },
+      publicUrl: `${served.base}/api/checkout`,
+      resolveOrder: () => ({ amount: 14_900, currency: 'ZAR', reference: 'tel-card-tester' }),
+      rateLimit: { declines: { perOrder: 2 } },
+      logger: quiet,
+      telemetry: counted.options,
+    });
+    try {
+      assert.equal((await pay('4000000000000002')).status, 402);
+      assert.equal((await pay('4000000000009995')).status, 402);
+      const refused = await pay('4000000000000002');
+      assert.equal(refused.body.code, 'too_many_declines', JSON.stringify(refused.body));
+    } finally {
+      handler = previous;
+    }
+    const m = await counted.metrics();
+    assert.equal(
+      sumOf(m, 'pg_checkout.card_testing.suspected', { 'pg_checkout.limit.scope': 'order' }),
+      1,
+    );
+    assert.equal(
+      sumOf(m, 'pg_checkout.limits.hit', {
+        'pg_checkout.limit': 'declines',
+        'pg_checkout.limit.scope': 'order',
+      }),
+      1,
+    );
+    await counted.shutdown();
+  });
+
   it('no attribute, event, link or metric label holds a card number, CVV, client address or reference', async () => {
     await pay('4111111111111111');
     await pay('4000000000000002');

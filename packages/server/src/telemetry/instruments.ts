@@ -55,8 +55,9 @@ export function createInstruments(meter: Meter): Instruments {
       unit: '{request}',
     }),
     cardTesting: meter.createCounter(METRICS.cardTesting, {
-      description: 'Clients stopped as suspected card testers',
-      unit: '{client}',
+      description:
+        'Orders, shoppers or clients that reached their decline limit (suspected card testing)',
+      unit: '{scope}',
     }),
   };
 }

@@ -60,8 +60,8 @@ const ALLOWED = {
     'webhook',
     'refund',
   ],
-  limit: ['pay', 'cards', 'read', 'card_testing'],
-  limitScope: ['instance', 'client', 'shopper', 'card'],
+  limit: ['pay', 'cards', 'read', 'declines', 'bank_post'],
+  limitScope: ['instance', 'client', 'shopper', 'order'],
 } as const satisfies Record<string, readonly string[]>;
 
 export function allowed(kind: keyof typeof ALLOWED, value: string | undefined): string {

@@ -52,8 +52,8 @@ export interface Telemetry {
   waitingHookDeliveries(source: () => number | Promise<number>): void;
   /** A limit refused a request. */
   limitHit(limit: string, scope: string): void;
-  /** A client looks like it is testing stolen cards. */
-  suspectedCardTesting(): void;
+  /** An order, shopper or client reached its decline limit: someone may be testing stolen cards. */
+  suspectedCardTesting(scope: string): void;
 }
 
 const pass = <T>(_name: string, _attributes: unknown, run: () => Promise<T>) => run();
@@ -129,7 +129,7 @@ export function createTelemetry(options: TelemetryOptions | undefined = {}): Tel
     hookDelivery: (hook, outcome) => real().hookDelivery(hook, outcome),
     waitingHookDeliveries: (source) => real().waitingHookDeliveries(source),
     limitHit: (limit, scope) => real().limitHit(limit, scope),
-    suspectedCardTesting: () => real().suspectedCardTesting(),
+    suspectedCardTesting: (scope) => real().suspectedCardTesting(scope),
   };
 }
 
@@ -283,8 +283,8 @@ function recording(
         [ATTR.limitScope]: allowed('limitScope', scope),
       });
     },
-    suspectedCardTesting() {
-      instruments?.cardTesting.add(1);
+    suspectedCardTesting(scope) {
+      instruments?.cardTesting.add(1, { [ATTR.limitScope]: allowed('limitScope', scope) });
     },
   };
 }
