@@ -1,5 +1,6 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
@@ -178,6 +179,34 @@ describe('telemetry: spans and metrics through OpenTelemetry', () => {
       );
     }
     one(spans, 'pg_checkout.payment_status');
+  });
+
+  it('a webhook for a payment links to the trace where the payment began', async () => {
+    const created = await pay('4000000000003055'); // a challenge at once: its record is kept
+    assert.equal(created.body.status, 'authenticating', JSON.stringify(created.body));
+    const reference: string = created.body.reference;
+    const answer = await callJson(served.base, 'POST', '/api/checkout/webhooks/notify', {
+      success: true,
+      amount: 14_900,
+      currency: 'ZAR',
+      paymentReference: reference,
+      status: 'THREE_D_SECURE',
+      hash: createHash('md5')
+        .update(reference + sandbox.secret)
+        .digest('hex'),
+    });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const spans = telemetry.spans();
+    const payment = one(spans, 'pg_checkout.card_payment');
+    const webhook = one(spans, 'pg_checkout.webhook');
+    assert.equal(webhook.attributes['pg_checkout.webhook.type'], 'payment');
+    assert.ok(
+      webhook.links.some((l) => l.context.spanId === payment.spanContext().spanId),
+      'the webhook span links to the card payment span',
+    );
+    assert.ok(
+      gatewayCalls(spans, webhook).some((s) => s.name === 'pg_checkout.gateway lookups.payment'),
+    );
   });
 
   it('a gateway that is down: the use case and its gateway calls are errors', async () => {
