@@ -14,8 +14,10 @@ import {
   type BackOfficeAction,
   type BackOfficeActions,
 } from './back-office-actions.js';
+import { renderCharts } from './charts.js';
 import { escapeHtml, formatAmount, page } from './html.js';
 import { chargedForOther, type Order, type OrderStore } from './orders.js';
+import type { MetricsHistory } from './metrics-history.js';
 import { webhookLog, type WebhookEntry } from './webhook-log.js';
 
 interface ListedTransaction {
@@ -130,6 +132,7 @@ function renderList(
   orders: { orders: Order[]; count: number },
   csrf: string,
   notice?: string,
+  charts = '',
 ): string {
   const rows = transactions
     .map(
@@ -161,6 +164,7 @@ function renderList(
   return `<h1>Back office</h1>
 <form method="post" action="/admin/logout" class="logout"><input type="hidden" name="_csrf" value="${escapeHtml(csrf)}"><button>Sign out</button></form>
 ${notice ? `<p role="status" class="notice">${escapeHtml(notice)}</p>` : ''}
+${charts}
 <section aria-labelledby="orders-title">
 <h2 id="orders-title" data-order-count="${orders.count}">Orders: ${orders.count}${shown}</h2>
 <table>
@@ -206,6 +210,8 @@ export interface AdminDeps {
   actions: BackOfficeActions;
   /** The checkout's refund use case: once per form key, what is left from the gateway's records. */
   refunds: Pick<CheckoutRouter, 'refund' | 'refundable'>;
+  /** The checkout's metrics over the last hour, drawn above the lists. */
+  history?: MetricsHistory;
 }
 
 /**
@@ -215,7 +221,14 @@ export interface AdminDeps {
  * double click, a retried post) asks the gateway once, and a refund's key is its merchant
  * reference at the gateway, which refuses a second refund with it.
  */
-export function adminRouter({ client, auth, orders, actions: forms, refunds }: AdminDeps): Router {
+export function adminRouter({
+  client,
+  auth,
+  orders,
+  actions: forms,
+  refunds,
+  history,
+}: AdminDeps): Router {
   const router = express.Router();
   router.use(auth.routes, auth.requireSession, auth.requireCsrf);
 
@@ -229,6 +242,7 @@ export function adminRouter({ client, auth, orders, actions: forms, refunds }: A
       .map((t) => t.reference);
     const refundViews = await refundViewsOf(settled);
     const recent = await orders.recent(ORDERS_SHOWN);
+    const charts = history ? renderCharts(await history.lastHour(), Date.now()) : '';
     const nonce = String(res.locals.nonce ?? '');
     const notice = session.notice;
     session.notice = undefined;
@@ -236,7 +250,7 @@ export function adminRouter({ client, auth, orders, actions: forms, refunds }: A
       page({
         title: 'Back office',
         nonce,
-        body: renderList(transactions, refundViews, recent, session.csrf, notice),
+        body: renderList(transactions, refundViews, recent, session.csrf, notice, charts),
       }),
     );
   });

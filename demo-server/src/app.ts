@@ -40,15 +40,20 @@ import {
   type OrderPayment,
 } from './orders.js';
 import { scriptTagPage, testCardsPage } from './pages.js';
+import { createDemoMetrics, type MetricsAccess } from './metrics.js';
 import { paymentResultRoute } from './payment-result.js';
 import { refundSecondPayment } from './second-payment.js';
 import { webhookLog } from './webhook-log.js';
 
-export interface DemoOptions extends Omit<DemoConfig, 'database'> {
+export interface DemoOptions extends Omit<DemoConfig, 'database' | 'metrics'> {
   /** Where the orders are kept, or a database already open (tests wrap one to make it fail). */
   database: DatabaseConfig | Database;
   /** Where the servers' log lines go (the e2e tests collect them to scan for card data). */
   log?: ((line: string) => void) | undefined;
+  /** `/metrics` for Prometheus (see DemoConfig); default off. */
+  metrics?: MetricsAccess | undefined;
+  /** How often the back office's charts sample the metrics. Default a minute. */
+  metricsSampleMs?: number | undefined;
 }
 
 export interface RunningDemo {
@@ -159,8 +164,13 @@ async function startWith(
   const client = new GatewayClient(credentials);
   const gatewayOrigin = new URL(credentials.baseUrl).origin;
 
+  // The checkout's metrics: the back office's charts always, Prometheus's /metrics when configured.
+  const metrics = createDemoMetrics(options.metrics ?? false, options.metricsSampleMs);
   const server = createServer();
-  const port = await listen(server, options.port, options.host);
+  const port = await listen(server, options.port, options.host).catch(async (error: unknown) => {
+    await metrics.close();
+    throw error;
+  });
   const origin = options.publicUrl?.replace(/\/$/, '') ?? `http://localhost:${port}`;
   const adminPassword = options.adminPassword ?? randomBytes(12).toString('base64url');
 
@@ -288,6 +298,7 @@ async function startWith(
       },
     },
     logger,
+    telemetry: { meterProvider: metrics.meterProvider },
     onPaymentCompleted: (e) => recordPayment(e, 'paid'),
     onPaymentFailed: (e) => recordPayment(e, 'failed'),
     onPaymentPending: (e) => recordPayment(e, 'pending'),
@@ -367,6 +378,8 @@ async function startWith(
     paymentResultRoute({ client, orders, sessions, limit: resultLookups, log }),
   );
 
+  if (metrics.route) app.get('/metrics', metrics.route);
+
   const pages = express.Router();
   pages.use(cspMiddleware(gatewayOrigin, new URL(origin).origin));
   const built = (name: string) => readFileSync(join(webDist, name), 'utf8');
@@ -395,7 +408,14 @@ async function startWith(
   );
   pages.use(
     '/admin',
-    adminRouter({ client, auth: adminAuth(adminPassword), orders, actions, refunds: checkout }),
+    adminRouter({
+      client,
+      auth: adminAuth(adminPassword),
+      orders,
+      actions,
+      refunds: checkout,
+      history: metrics.history,
+    }),
   );
   app.use(pages);
 
@@ -431,6 +451,7 @@ async function startWith(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       try {
+        await metrics.close();
         await sandbox?.close();
       } finally {
         // PGlite's folder lock and the pool's sockets: left open, the process would not exit.

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { redactUrl, type DatabaseConfig } from './db.js';
+import type { MetricsAccess } from './metrics.js';
 
 /** Where `npm start` keeps its orders when DATABASE_URL is unset: demo-server/data. */
 export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../data', import.meta.url));
@@ -35,6 +36,11 @@ export interface DemoConfig {
    * (default demo-server/data).
    */
   database: DatabaseConfig;
+  /**
+   * Prometheus metrics on `/metrics`: off by default; METRICS=1 serves them to loopback clients only
+   * (no proxy in between), METRICS_TOKEN=<secret> to anyone presenting `Authorization: Bearer <secret>`.
+   */
+  metrics: MetricsAccess;
 }
 
 function port(value: string | undefined, fallback: number, name: string): number {
@@ -104,6 +110,21 @@ function database(env: NodeJS.ProcessEnv): DatabaseConfig {
   return { kind: 'pglite', dir: dir ? resolve(dir) : DEFAULT_DATA_DIR };
 }
 
+function metrics(env: NodeJS.ProcessEnv): MetricsAccess {
+  const token = env.METRICS_TOKEN?.trim();
+  if (token) {
+    if (token.length < 16)
+      throw new Error('METRICS_TOKEN must be at least 16 characters long (it guards /metrics)');
+    return { token };
+  }
+  const on = env.METRICS?.trim().toLowerCase();
+  if (on === undefined || on === '' || on === '0' || on === 'off' || on === 'false') return false;
+  if (on === '1' || on === 'on' || on === 'true') return {};
+  throw new Error(
+    `METRICS must be 1 or off (METRICS_TOKEN serves them beyond loopback), got "${env.METRICS}"`,
+  );
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DemoConfig {
   const { PG_BASE_URL, PG_TOKEN, PG_SECRET } = env;
   const given = [PG_BASE_URL, PG_TOKEN, PG_SECRET].filter(Boolean).length;
@@ -123,5 +144,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DemoConfig 
     adminPassword: adminPassword(env.ADMIN_PASSWORD),
     trustProxy: trustProxy(env.TRUST_PROXY),
     database: database(env),
+    metrics: metrics(env),
   };
 }

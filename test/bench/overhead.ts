@@ -39,7 +39,7 @@ export interface Load {
 }
 
 /** One duration-bounded autocannon run; latencies kept at full (sub-ms) resolution. */
-async function load(
+export async function load(
   app: Child<{ url: string }>,
   seconds: number,
   connections: number,

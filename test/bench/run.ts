@@ -15,6 +15,7 @@ import { benchSweep } from './reconcile-bench.js';
 import { benchSigning } from './signing.js';
 import { benchMiddlewareCpu } from './middleware-cpu.js';
 import { benchStores } from './store-bench.js';
+import { benchTelemetry } from './telemetry-bench.js';
 import { printFailover, printRedisRoutes } from './redis-report.js';
 
 const PARTS = [
@@ -28,6 +29,7 @@ const PARTS = [
   'browser',
   'slow3g',
   'reconcile',
+  'telemetry',
 ] as const;
 const only = process.argv
   .find((a) => a.startsWith('--only='))
@@ -79,7 +81,9 @@ if (want('cpu')) {
 const startSandbox = () =>
   startChild<SandboxReady>(fileURLToPath(new URL('./lib/sandbox-child.ts', import.meta.url)));
 const sandbox =
-  want('overhead') || want('store') || want('redis') ? await startSandbox() : undefined;
+  want('overhead') || want('store') || want('redis') || want('telemetry')
+    ? await startSandbox()
+    : undefined;
 try {
   if (sandbox && want('overhead')) {
     const levels = await benchOverhead(sandbox);
@@ -138,6 +142,40 @@ try {
       `info    a plain Express route reaches ${fmt(loaded.expressRouteRatio, 2)} of the floor by itself; ` +
         `createCheckout reaches ${fmt(loaded.express.rps / loaded.expressRoute.rps, 2)} of that route ` +
         `(${loaded.connections} connections)`,
+    );
+  }
+
+  if (sandbox && want('telemetry')) {
+    const modes = await benchTelemetry(sandbox);
+    console.log(
+      `## Telemetry (createCheckout, card payment 4111…1111, ${modes[0]!.rounds} alternating rounds at 10 connections; medians)\n`,
+    );
+    const label = {
+      off: 'telemetry off (`enabled: false`, the checkout as before)',
+      'no-sdk': '@opentelemetry/api installed, no SDK registered',
+      sdk: 'trace + metrics SDK, in-memory exporters',
+      prometheus: 'metrics SDK + Prometheus exporter, scraped every second',
+    } as const;
+    table(
+      ['setup', 'app CPU ms/payment', 'vs off', 'req/s', 'p50 ms', 'non-200'],
+      modes.map((m) => [
+        label[m.mode],
+        fmt(m.cpuMs, 3),
+        fmt(m.ratio, 3),
+        fmt(m.rps),
+        fmt(m.p50, 2),
+        m.bad,
+      ]),
+    );
+    const of = (mode: string) => modes.find((m) => m.mode === mode)!;
+    goal(
+      `telemetry, no SDK: CPU ${fmt(of('no-sdk').ratio, 3)} of off <= 1.01`,
+      of('no-sdk').ratio <= 1.01,
+    );
+    goal(`telemetry, SDK: CPU ${fmt(of('sdk').ratio, 3)} of off <= 1.10`, of('sdk').ratio <= 1.1);
+    goal(
+      `telemetry, Prometheus: CPU ${fmt(of('prometheus').ratio, 3)} of off <= 1.10`,
+      of('prometheus').ratio <= 1.1,
     );
   }
 

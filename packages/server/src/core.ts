@@ -22,6 +22,7 @@ export interface CheckoutActions {
   /** What the gateway's records leave to refund on a payment. */
   refundable(reference: string): Promise<Refundable>;
 }
+import { useCaseOf } from './telemetry/index.js';
 
 /**
  * The checkout as an adapter serves it: the routes of the browser API, each run to an answer.
@@ -78,13 +79,16 @@ export function createCheckoutCore<Req>(
         ? pageAnswer((error as { status?: unknown }).status === 413 ? 413 : 400, 'rejected')
         : errorAnswer(ctx, error, { method: where.method, path: where.path }),
     );
+  // The sweep is a use case of its own: one span, the gateway's lookups and list nested under it.
+  const sweepTraced = (reconcileOptions: ReconcileOptions) =>
+    ctx.telemetry.useCase('reconcile', {}, () => reconcile(reconcileOptions, ctx));
   let timer: ReturnType<typeof setInterval> | undefined;
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return; // a slow run is not overlapped by the next tick
     sweeping = true;
     try {
-      await reconcile({}, ctx);
+      await sweepTraced({});
     } catch (error) {
       ctx.logger.error('reconcile: the scheduled sweep failed', { error });
     } finally {
@@ -112,17 +116,27 @@ export function createCheckoutCore<Req>(
         logger: ctx.logger,
       }),
     refundable: async (reference) => refundable(reference, { gateway: await refundGateway() }),
-    async handle(route, ex) {
-      try {
-        return withBase(await route.run(ex, ctx));
-      } catch (error) {
-        return fail(route, error, { method: ex.method, path: route.path });
-      }
+    handle(route, ex) {
+      // One span per route, named after its use case; the gateway's calls nest under it.
+      const [useCase, attributes] = useCaseOf(route, ex);
+      return ctx.telemetry.useCase(
+        useCase,
+        attributes,
+        async () => {
+          try {
+            return withBase(await route.run(ex, ctx));
+          } catch (error) {
+            ctx.telemetry.failed(error);
+            return fail(route, error, { method: ex.method, path: route.path });
+          }
+        },
+        (answer) => ({ status: answer.status }),
+      );
     },
     fail,
     bodyLimitBytes: ctx.bodyLimitBytes,
     logger: ctx.logger,
-    reconcile: (reconcileOptions = {}) => reconcile(reconcileOptions, ctx),
+    reconcile: (reconcileOptions = {}) => sweepTraced(reconcileOptions),
     sweepEvery(intervalMs) {
       if (timer) clearInterval(timer);
       timer = setInterval(() => void sweep(), intervalMs);

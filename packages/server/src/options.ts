@@ -3,6 +3,7 @@ import type { CheckoutStore } from './stores/store.js';
 import type { CheckoutGateway, Consumer, LookupRecord, RedirectUrls } from './gateway.js';
 import type { CheckoutLogger } from './logger.js';
 import type { PaymentState } from './payment-state.js';
+import type { TelemetryOptions } from './telemetry/options.js';
 
 /** What `resolveOrder(req)` answers: the money side of a payment, decided on the server only. */
 export interface CheckoutOrder {
@@ -254,4 +255,9 @@ export interface CheckoutOptions<Req = unknown> {
    * Default `300_000` with Express; the Fetch handler runs it on a timer only when this is a number.
    */
   reconcileIntervalMs?: number | false | undefined;
+  /**
+   * OpenTelemetry spans and metrics (README: Telemetry). Default: the application's global
+   * providers when `@opentelemetry/api` is installed and an SDK registered; else nothing at all.
+   */
+  telemetry?: TelemetryOptions | undefined;
 }

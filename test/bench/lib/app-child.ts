@@ -11,6 +11,7 @@ import express from 'express';
 import { GatewayClient } from '@pg-checkout/node';
 import { createCheckout, MemoryStore } from '@pg-checkout/express';
 import { serveCommands } from './serve.js';
+import { telemetryFor, type TelemetryMode } from './telemetry-setup.js';
 
 export const PAGE_ORIGIN = 'https://shop.test';
 export const AMOUNT = 10_000;
@@ -79,6 +80,9 @@ if (mode === 'express') {
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     // BENCH_HOOKS=1: a merchant's onPaymentCompleted (a no-op), so its delivery is counted too.
     ...(process.env.BENCH_HOOKS === '1' ? { onPaymentCompleted: async () => undefined } : {}),
+    ...(process.env.TELEMETRY
+      ? { telemetry: await telemetryFor(process.env.TELEMETRY as TelemetryMode) }
+      : {}),
     ...(process.env.RECONCILE_GRACE_MS
       ? { reconcileGraceMs: Number(process.env.RECONCILE_GRACE_MS) }
       : {}),

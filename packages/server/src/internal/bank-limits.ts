@@ -41,6 +41,7 @@ export async function takeBankTurn(
       (await ctx.store.increment(`rl:bank:${client}:${window}`, limits.windowMs)) > limits.perIp
     ) {
       ctx.logger.warn('3-D Secure post rate limit hit', { bucket: 'bank' });
+      ctx.telemetry.limitHit('bank_post', 'client');
       await ctx.store.delete(key);
       const retryAfterS = Math.ceil(((window + 1) * limits.windowMs - ctx.now()) / 1000);
       return { granted: false, retryAfterS: Math.max(1, retryAfterS) };

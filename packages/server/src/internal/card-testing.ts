@@ -55,6 +55,7 @@ export async function refuseCardTester(ctx: Context, scopes: DeclineScopes): Pro
   const full = found.list.find(({ limit }, i) => Number(counts[i] ?? 0) >= limit);
   if (!full) return;
   ctx.logger.warn('card payment refused: too many declines', { scope: full.scope });
+  ctx.telemetry.limitHit('declines', full.scope);
   throw new CheckoutError(
     429,
     'too_many_declines',
@@ -89,6 +90,7 @@ export async function noteDecline(ctx: Context, scopes: DeclineScopes): Promise<
         windowMs: found.windowMs,
       };
       ctx.logger.warn('card testing suspected', { ...event });
+      ctx.telemetry.suspectedCardTesting(scope);
       tell(ctx, event);
     }),
   );

@@ -8,6 +8,7 @@ import { misconfigured } from '../errors.js';
 import { parseByteSize } from './byte-size.js';
 import { createGatewayClient } from './client.js';
 import { createSecrets, type Secrets } from './secrets.js';
+import { createTelemetry, instrumentGateway, type Telemetry } from '../telemetry/index.js';
 
 /** Limits with every default filled in. */
 export interface Limits {
@@ -58,6 +59,8 @@ export interface Context {
   };
   /** Setup faults already said in the log (each is said once, loudly). */
   said: Set<string>;
+  /** Spans and metrics (OpenTelemetry), or nothing at all when the application collects none. */
+  telemetry: Telemetry;
 }
 
 export function createContext(
@@ -78,6 +81,18 @@ export function createContext(
     credentials && options.environment === 'production' && plainHttpRemote(credentials.baseUrl);
   const said = new Set<string>();
   const logger = redactingLogger(options.logger ?? stderrLogger);
+  const telemetry = createTelemetry(options.telemetry);
+  const delivery: Context['delivery'] = {
+    timers: new Map(),
+    retryBaseMs,
+    retryCapMs: 5 * 60_000,
+    closed: false,
+  };
+  // Facts whose hook threw and that this instance calls again (the store's outbox keeps them too).
+  telemetry.waitingHookDeliveries(() => delivery.timers.size);
+  // Built at the first request, when the application's SDK (if any) is registered.
+  const measured = (gateway: CheckoutGateway) =>
+    telemetry.recording ? instrumentGateway(gateway, telemetry) : gateway;
   return {
     options,
     store: options.store ?? new MemoryStore(),
@@ -94,9 +109,11 @@ export function createContext(
         }
         return Promise.reject(misconfigured());
       }
-      return (client ??= credentials
-        ? Promise.resolve(createGatewayClient(credentials))
-        : Promise.resolve(gatewayOption as CheckoutGateway));
+      return (client ??= Promise.resolve(
+        measured(
+          credentials ? createGatewayClient(credentials) : (gatewayOption as CheckoutGateway),
+        ),
+      ));
     },
     secrets: createSecrets({
       ...(options.sessionSecret ? { sessionSecret: options.sessionSecret } : {}),
@@ -137,8 +154,9 @@ export function createContext(
                 },
         }
       : false,
-    delivery: { timers: new Map(), retryBaseMs, retryCapMs: 5 * 60_000, closed: false },
+    delivery,
     said,
+    telemetry,
   };
 }
 

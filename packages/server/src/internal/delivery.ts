@@ -66,6 +66,14 @@ function hookOf(ctx: Context, kind: FactKind): ((event: never) => unknown) | und
         : options.onRefundCompleted;
 }
 
+/** The hook's name in metrics (`pg_checkout.hook`). */
+const HOOK_NAMES: Record<FactKind, string> = {
+  completed: 'payment_completed',
+  failed: 'payment_failed',
+  pending: 'payment_pending',
+  refunded: 'refund',
+};
+
 /** Whether this checkout has a hook for the kind: without one there is nothing to deliver. */
 export const wantsFact = (ctx: Context, kind: FactKind): boolean => Boolean(hookOf(ctx, kind));
 
@@ -108,7 +116,9 @@ export async function deliver(
   }
   try {
     await (hook as (event: Fact['event']) => unknown)(fact.event);
+    ctx.telemetry.hookDelivery(HOOK_NAMES[fact.kind], 'delivered');
   } catch (error) {
+    ctx.telemetry.hookDelivery(HOOK_NAMES[fact.kind], 'failed');
     ctx.logger.error('merchant hook threw; it will be called again', {
       reference: fact.reference,
       fact: fact.kind,

@@ -68,6 +68,10 @@ const MESSAGES: Record<LimitKind, string> = {
 function limited(ctx: Context, limits: Limits, kind: LimitKind, bucket: string, window: number) {
   const retryAfter = Math.max(1, Math.ceil(((window + 1) * limits.windowMs - ctx.now()) / 1000));
   ctx.logger.warn(`${LOGGED[kind]} rate limit hit`, { bucket });
+  ctx.telemetry.limitHit(
+    kind,
+    bucket === 'instance' ? 'instance' : bucket.startsWith('shopper') ? 'shopper' : 'client',
+  );
   return new CheckoutError(429, 'rate_limited', MESSAGES[kind], {
     'Retry-After': String(retryAfter),
   });

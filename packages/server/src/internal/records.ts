@@ -2,6 +2,7 @@ import type { PaymentState } from '../payment-state.js';
 import type { PaymentMethodName } from '../options.js';
 import type { Context } from './context.js';
 import { paymentKeys } from './keys.js';
+import type { TraceOrigin } from '../telemetry/index.js';
 
 /** What the store keeps about one payment; never card data. A cache: the gateway is the truth. */
 export interface PaymentRecord {
@@ -30,6 +31,8 @@ export interface PaymentRecord {
   retryProof?: { version: 1 | 2; proof: string };
   /** Vault token registered for this payment, kept for the shopper once it is approved. */
   pendingCard?: SavedCard;
+  /** The span where the payment began: 3-D Secure completion and webhooks link to its trace. */
+  trace?: TraceOrigin;
 }
 
 export interface SavedCard {
@@ -46,7 +49,10 @@ export async function loadPayment(
   reference: string,
 ): Promise<PaymentRecord | undefined> {
   const raw = await ctx.store.get(paymentKeys(reference).record);
-  return raw ? (JSON.parse(raw) as PaymentRecord) : undefined;
+  if (!raw) return undefined;
+  const record = JSON.parse(raw) as PaymentRecord;
+  ctx.telemetry.linkPayment(record);
+  return record;
 }
 
 /** Like {@link loadPayment}, but a store failure reads as "not kept" (logged): the gateway answers instead. */
@@ -63,9 +69,10 @@ export async function loadPaymentSafely(
 }
 
 export async function savePayment(ctx: Context, record: PaymentRecord): Promise<void> {
+  const trace = record.trace ?? ctx.telemetry.origin();
   await ctx.store.set(
     paymentKeys(record.reference).record,
-    JSON.stringify(record),
+    JSON.stringify(trace ? { ...record, trace } : record),
     ctx.recordTtlMs,
   );
 }

@@ -17,6 +17,7 @@ export async function settle(
   record: PaymentRecord,
   { cache = true }: { cache?: boolean } = {},
 ): Promise<void> {
+  ctx.telemetry.paymentSettled(record);
   if (cache) await saveSafely(ctx, record);
   if (isFinal(record.state) || record.state.status === 'pending') {
     await settleSavedCard(ctx, record);

@@ -29,6 +29,7 @@ const KNOWN_KEYS = [
   'sessionTtlMs',
   'reconcileGraceMs',
   'reconcileIntervalMs',
+  'telemetry',
 ] as const;
 
 // Aliases people type from other SDKs, beyond what edit distance finds.
@@ -180,6 +181,18 @@ const schema = z.strictObject({
   sessionTtlMs: z.number().int().min(60_000).optional(),
   reconcileGraceMs: z.number().int().min(0).optional(),
   reconcileIntervalMs: z.union([z.literal(false), z.number().int().min(1_000)]).optional(),
+  telemetry: z
+    .strictObject({
+      tracerProvider: z
+        .looseObject({ getTracer: fn }, { error: 'tracerProvider needs a getTracer method' })
+        .optional(),
+      meterProvider: z
+        .looseObject({ getMeter: fn }, { error: 'meterProvider needs a getMeter method' })
+        .optional(),
+      gatewaySpans: z.enum(['auto', 'always', 'never']).optional(),
+      enabled: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 const GATEWAY_FIX =

@@ -108,7 +108,9 @@ async function orderChanged(
       charged,
       order: { amount: order.amount, currency: order.currency },
     });
+    ctx.telemetry.hookDelivery('order_changed', 'delivered');
   } catch (error) {
+    ctx.telemetry.hookDelivery('order_changed', 'failed');
     ctx.logger.error('onOrderChanged threw', { reference: charge.reference, error });
   }
 }

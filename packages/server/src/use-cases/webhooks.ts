@@ -146,7 +146,15 @@ export async function receiveWebhook(
       const state = stateFromLookup(event.record);
       if (state && state.status !== ours.state.status) await settle(ctx, { ...ours, state });
     }
-    await ctx.options.onWebhook?.(event);
+    if (ctx.options.onWebhook) {
+      try {
+        await ctx.options.onWebhook(event);
+      } catch (error) {
+        ctx.telemetry.hookDelivery('webhook', 'failed');
+        throw error;
+      }
+      ctx.telemetry.hookDelivery('webhook', 'delivered');
+    }
     // Claimed only after the handler succeeded, so a failure leaves the retry its chance.
     await ctx.store.set(`wh:done:${id}`, '1', DONE_TTL_MS);
   } catch (error) {
