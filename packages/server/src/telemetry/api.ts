@@ -1,25 +1,41 @@
-import { createRequire } from 'node:module';
 import type * as OtelModule from '@opentelemetry/api';
 
 type OtelApi = typeof OtelModule;
+type Runtime = { process?: { getBuiltinModule?: (id: string) => unknown } };
 
-const require = createRequire(import.meta.url);
+/**
+ * A Node builtin reached without an import, so the Fetch handler's module graph stays free of Node
+ * (Workers without `nodejs_compat` have none: telemetry is then off, the checkout runs the same).
+ */
+export function builtin<T>(id: string): T | undefined {
+  try {
+    return (globalThis as Runtime).process?.getBuiltinModule?.(id) as T | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const require = builtin<{ createRequire(from: string): (id: string) => unknown }>(
+  'node:module',
+)?.createRequire(import.meta.url);
+
+const load = <T>(id: string): T | undefined => {
+  try {
+    return require?.(id) as T | undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * `@opentelemetry/api` when the application installed it (an optional peer dependency), else
  * `undefined`: the checkout then measures nothing and costs nothing. Its globals are shared by
  * every copy of the API (CommonJS or ESM), so the application's SDK is found either way.
  */
-export const otel: OtelApi | undefined = (() => {
-  try {
-    return require('@opentelemetry/api') as OtelApi;
-  } catch {
-    return undefined;
-  }
-})();
+export const otel: OtelApi | undefined = load<OtelApi>('@opentelemetry/api');
 
 /** The tracer and meter are named after this package and its version (OpenTelemetry's rule for libraries). */
 export const INSTRUMENTATION = {
   name: '@pg-checkout/server',
-  version: (require('../../package.json') as { version: string }).version,
+  version: load<{ version: string }>('../../package.json')?.version ?? 'unknown',
 } as const;

@@ -1,7 +1,6 @@
-import { channel } from 'node:diagnostics_channel';
 import type { Attributes, Meter, Span, Tracer } from '@opentelemetry/api';
 import type { PaymentRecord } from '../internal/records.js';
-import { otel, INSTRUMENTATION } from './api.js';
+import { builtin, otel, INSTRUMENTATION } from './api.js';
 import { createInstruments, type Instruments } from './instruments.js';
 import { ATTR, PREFIX, allowed, paymentAttributes, threeDSAttributes } from './names.js';
 import type { TelemetryOptions } from './options.js';
@@ -74,7 +73,10 @@ export const NOOP_TELEMETRY: Telemetry = {
 };
 
 // Where @opentelemetry/instrumentation-undici listens: when someone does, fetch is traced already.
-const undiciRequests = channel('undici:request:create');
+// No diagnostics channels on the runtime (Workers): nothing can listen there, so no fetch is traced.
+const undiciRequests = builtin<{
+  channel(name: string): { readonly hasSubscribers: boolean };
+}>('node:diagnostics_channel')?.channel('undici:request:create') ?? { hasSubscribers: false };
 
 type Api = NonNullable<typeof otel>;
 
@@ -106,6 +108,9 @@ export function createTelemetry(options: TelemetryOptions | undefined = {}): Tel
   if (!otel || options.enabled === false) return NOOP_TELEMETRY;
   const api = otel;
   let resolved: Telemetry | undefined;
+  // Sources registered while the checkout is built: handed over when the providers are looked up,
+  // so registering one does not fix the providers before the application's SDK starts.
+  const sources: (() => number | Promise<number>)[] = [];
   const real = (): Telemetry => {
     if (resolved) return resolved;
     const tracer = tracerOf(api, options);
@@ -114,6 +119,7 @@ export function createTelemetry(options: TelemetryOptions | undefined = {}): Tel
       tracer || meter
         ? recording(api, tracer, meter && createInstruments(meter), options)
         : NOOP_TELEMETRY;
+    for (const source of sources) resolved.waitingHookDeliveries(source);
     return resolved;
   };
   return {
@@ -127,7 +133,8 @@ export function createTelemetry(options: TelemetryOptions | undefined = {}): Tel
     linkPayment: (record) => real().linkPayment(record),
     origin: () => real().origin(),
     hookDelivery: (hook, outcome) => real().hookDelivery(hook, outcome),
-    waitingHookDeliveries: (source) => real().waitingHookDeliveries(source),
+    waitingHookDeliveries: (source) =>
+      resolved ? resolved.waitingHookDeliveries(source) : void sources.push(source),
     limitHit: (limit, scope) => real().limitHit(limit, scope),
     suspectedCardTesting: (scope) => real().suspectedCardTesting(scope),
   };
