@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { postgresSkipReason, startPostgres, type Postgres } from '../../test/support/postgres.js';
 import { adminSession, backOfficePage, ordersIn } from '../../test/support/admin.js';
-import { openDatabase, type Database, type Queryable } from '../src/db.js';
-import { startTestDemo, type TestDemo } from './helpers/demo.js';
+import type { TestDemo } from './helpers/demo.js';
+import {
+  databaseBackends,
+  startDemoWithOutage,
+  type DemoWithOutage,
+  type Outage,
+} from './helpers/outage.js';
 import { Shopper } from './helpers/shopper.js';
 
 // Issue 26, case 2: the shop's database is down while a redirect (hosted page) payment completes. The
@@ -15,77 +16,30 @@ import { Shopper } from './helpers/shopper.js';
 // and the order is paid, though the hook that would have written the payment row failed. On a real
 // PostgreSQL (stopped and started with pg_ctl) and on PGlite (its queries made to fail).
 
-interface Outage {
-  down(): void;
-  up(): void;
-}
-
-/** PGlite that answers every query with an error while `down`, as a database outage would. */
-function failing(db: Database): { db: Database; outage: Outage } {
-  let down = false;
-  const check = () => {
-    if (down) throw new Error('the database is down (test outage)');
-  };
-  const guard = (on: Queryable): Queryable => ({
-    query: async (sql, params) => {
-      check();
-      return on.query(sql, params);
-    },
-  });
-  return {
-    db: {
-      kind: db.kind,
-      where: db.where,
-      ...guard(db),
-      transaction: async (fn) => {
-        check();
-        return db.transaction((tx) => fn(guard(tx)));
-      },
-      close: () => db.close(),
-    } as Database,
-    outage: { down: () => void (down = true), up: () => void (down = false) },
-  };
-}
-
 interface Delivery {
   state: string;
   attempts: { status?: number }[];
 }
 
-const skip = postgresSkipReason();
-const backends = [{ name: 'PGlite' }, { name: 'PostgreSQL', ...(skip ? { skip } : {}) }];
-
-for (const backend of backends) {
+for (const backend of databaseBackends()) {
   describe(`case 2 on ${backend.name}`, { skip: backend.skip }, () => {
     let sandbox: Sandbox;
+    let shop: DemoWithOutage;
     let demo: TestDemo;
-    let postgres: Postgres | undefined;
-    let dir: string | undefined;
     let outage: Outage;
 
     before(async () => {
       sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
-      const gateway = { baseUrl: sandbox.url, token: sandbox.token, secret: sandbox.secret };
-      if (backend.name === 'PostgreSQL') {
-        postgres = await startPostgres();
-        const pg = postgres;
-        demo = await startTestDemo(gateway, {
-          kind: 'postgres',
-          url: pg.createDatabase('shop_webhook_retry'),
-        });
-        outage = { down: () => pg.pause(), up: () => pg.resume() };
-      } else {
-        dir = mkdtempSync(join(tmpdir(), 'pg-checkout-webhook-retry-'));
-        const wrapped = failing(await openDatabase({ kind: 'pglite', dir }));
-        demo = await startTestDemo(gateway, wrapped.db);
-        outage = wrapped.outage;
-      }
+      shop = await startDemoWithOutage(
+        backend,
+        { baseUrl: sandbox.url, token: sandbox.token, secret: sandbox.secret },
+        'shop_webhook_retry',
+      );
+      ({ demo, outage } = shop);
     });
     after(async () => {
-      await demo?.close();
-      await postgres?.stop();
+      await shop?.close();
       await sandbox?.close();
-      if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
     const deliveries = async (reference: string): Promise<Delivery[]> =>
