@@ -77,8 +77,14 @@ export async function handOverLostRefunds(
     lost.set(txn.merchantReference, txn);
   }
   if (lost.size === 0) return;
+  // Only a settled charge can have been refunded (fully refunded: REFUNDED).
   const charges = listed
-    .filter((t) => t.amount > 0 && parseAttemptReference(t.merchantReference ?? ''))
+    .filter(
+      (t) =>
+        t.amount > 0 &&
+        (t.status === 'SETTLED' || t.status === 'REFUNDED') &&
+        parseAttemptReference(t.merchantReference ?? ''),
+    )
     .reverse();
   let calls = 0;
   let hooks = 0;
