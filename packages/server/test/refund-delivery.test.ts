@@ -18,6 +18,7 @@ import {
   type CheckoutStore,
   type RefundEvent,
 } from '../src/index.js';
+import { inMemoryTelemetry, sumOf } from './helpers/telemetry.js';
 
 type Handler = ReturnType<typeof createCheckoutHandler>;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -95,7 +96,11 @@ after(async () => {
   await sandbox.close();
 });
 
-function instance(book: RefundBook, store: CheckoutStore): Handler {
+function instance(
+  book: RefundBook,
+  store: CheckoutStore,
+  extra: Partial<Parameters<typeof createCheckoutHandler>[0]> = {},
+): Handler {
   return createCheckoutHandler({
     gateway: { baseUrl: sandbox.url, token: sandbox.token, secret: sandbox.secret },
     publicUrl: `${base}/api/checkout`,
@@ -108,6 +113,7 @@ function instance(book: RefundBook, store: CheckoutStore): Handler {
     onRefundCompleted: book.onRefundCompleted,
     rateLimit: false,
     logger: silent,
+    ...extra,
   });
 }
 
@@ -186,10 +192,43 @@ describe('a refund whose hook throws is called again until it resolves', () => {
   });
 });
 
+describe('telemetry: a refund’s hook counted as `refund`', () => {
+  it('a throw is a failed delivery that waits; the sweep’s is delivered', async () => {
+    const telemetry = inMemoryTelemetry();
+    // Earlier tests' refunds are on the gateway's list too: this window leaves them out.
+    const since = Date.now();
+    const book = new RefundBook();
+    const handler = instance(book, new MemoryStore(), { telemetry: telemetry.options });
+    try {
+      const { reference } = await pay(handler);
+      book.down = true;
+      await handler.refund({ reference, amount: 900, key: key() });
+      const refund = { 'pg_checkout.hook': 'refund' };
+      let m = await telemetry.metrics();
+      assert.equal(
+        sumOf(m, 'pg_checkout.hook.deliveries', { ...refund, 'pg_checkout.outcome': 'failed' }),
+        1,
+      );
+      assert.equal(sumOf(m, 'pg_checkout.hook.deliveries.waiting'), 1);
+      book.down = false;
+      await handler.reconcile({ since });
+      m = await telemetry.metrics();
+      assert.equal(
+        sumOf(m, 'pg_checkout.hook.deliveries', { ...refund, 'pg_checkout.outcome': 'delivered' }),
+        1,
+      );
+      assert.equal(sumOf(m, 'pg_checkout.hook.deliveries.waiting'), 0);
+    } finally {
+      handler.close();
+      await telemetry.shutdown();
+    }
+  });
+});
+
 describe('reconcile(): the gateway’s list makes a lost store whole', () => {
   it('a store wiped after a refund whose hook never resolved: the sweep delivers it, once', async () => {
     const book = new RefundBook();
-    const since = Date.now() - 1_000;
+    const since = Date.now(); // earlier tests’ refunds (of charges before it) stay out
     const first = instance(book, new MemoryStore());
     const { reference, order } = await pay(first);
     // A second paid order in the window whose refunds are not the lost one's: placed by its own list.
@@ -232,7 +271,7 @@ describe('reconcile(): the gateway’s list makes a lost store whole', () => {
 
   it('a refund delivered once is not delivered again: not by the sweep, not by its key again', async () => {
     const book = new RefundBook();
-    const since = Date.now() - 1_000;
+    const since = Date.now(); // earlier tests’ refunds (of charges before it) stay out
     const handler = instance(book, new MemoryStore());
     try {
       const { reference } = await pay(handler);
