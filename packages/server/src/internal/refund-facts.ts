@@ -3,7 +3,11 @@ import type { RefundEvent } from '../options.js';
 import type { Context } from './context.js';
 import { deliver, wantsFact, type DeliveryResult, type Fact } from './delivery.js';
 import type { RefundHand } from './refund-hook.js';
+import { paymentKeys } from './keys.js';
 import { enqueueSafely } from './sweep-list.js';
+
+/** How long a pending refund is watched by the sweep (reconcile-refunds.ts), and its list item marked. */
+export const WATCH_TTL_MS = 14 * 24 * 60 * 60_000;
 
 const PREFIX = 'refund-';
 
@@ -62,6 +66,9 @@ export function outboxHand(ctx: Context): RefundHand {
     },
     async pending(event) {
       if (!wantsFact(ctx, 'refunded')) return;
+      // Asked about again with the same key: one item on the list is enough.
+      const watch = paymentKeys(event.merchantReference).refundWatch;
+      if (!(await ctx.store.setIfAbsent(watch, '1', WATCH_TTL_MS).catch(() => true))) return;
       await enqueueSafely(ctx, {
         kind: 'refund',
         payment: event.paymentReference,

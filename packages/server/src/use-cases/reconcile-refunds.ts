@@ -9,13 +9,11 @@ import {
   isRefundReference,
   refundEventOf,
   refundFact,
+  WATCH_TTL_MS,
 } from '../internal/refund-facts.js';
 import type { SweepItem } from '../internal/sweep-list.js';
 import { parseAttemptReference } from '../order/ledger.js';
 import { counted, type Summary } from './sweep-summary.js';
-
-/** A manual refund takes up to 8 working days: it is asked about for two weeks. */
-const PENDING_REFUND_WATCH_MS = 14 * 24 * 60 * 60_000;
 
 /** A pending refund on the sweep's list: delivered once the gateway shows it completed. */
 export async function askAboutRefund(
@@ -23,7 +21,8 @@ export async function askAboutRefund(
   item: Extract<SweepItem, { kind: 'refund' }>,
   summary: Summary,
 ): Promise<boolean> {
-  const watching = ctx.now() - item.at < PENDING_REFUND_WATCH_MS;
+  // A manual refund takes up to 8 working days: it is asked about for two weeks.
+  const watching = ctx.now() - item.at < WATCH_TTL_MS;
   const gateway = await ctx.gateway();
   summary.gatewayCalls++;
   let found: Awaited<ReturnType<typeof gateway.reconcile>>;
