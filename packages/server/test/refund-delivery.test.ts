@@ -269,6 +269,30 @@ describe('reconcile(): the gateway’s list makes a lost store whole', () => {
     }
   });
 
+  it('a lost refund of a charge before the window: counted failed, placed by a run that reaches back', async () => {
+    const book = new RefundBook();
+    const since = Date.now();
+    const first = instance(book, new MemoryStore());
+    const { reference } = await pay(first);
+    await sleep(50);
+    const refundedFrom = Date.now();
+    book.down = true;
+    const result = await first.refund({ reference, amount: 700, key: key() });
+    first.close();
+    book.down = false;
+    const restarted = instance(book, new MemoryStore());
+    try {
+      const narrow = await restarted.reconcile({ since: refundedFrom });
+      assert.equal(narrow.failed, 1, JSON.stringify(narrow));
+      assert.equal(book.refunds.size, 0, 'its payment is not on the window’s list');
+      const wide = await restarted.reconcile({ since });
+      assert.equal(wide.failed, 0, JSON.stringify(wide));
+      assert.equal(book.refunds.get(result.refund.merchantReference)?.paymentReference, reference);
+    } finally {
+      restarted.close();
+    }
+  });
+
   it('a refund delivered once is not delivered again: not by the sweep, not by its key again', async () => {
     const book = new RefundBook();
     const since = Date.now(); // earlier tests’ refunds (of charges before it) stay out
