@@ -14,7 +14,14 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { Redis } from 'ioredis';
 import { GatewayClient } from '@pg-checkout/node';
-import { createCheckout, RedisStore, type CheckoutRouter } from '@pg-checkout/express';
+import {
+  createCheckout,
+  RedisStore,
+  RefundError,
+  type CheckoutRouter,
+  type RefundCommand,
+  type RefundEvent,
+} from '@pg-checkout/express';
 import { serveCommands } from '../bench/lib/serve.js';
 import { seeded } from './random.js';
 
@@ -182,6 +189,63 @@ async function onPaymentCompleted(e: {
   });
 }
 
+/** A refund the shop's book holds, by the refund's merchant reference (`refund-<key>`). */
+export interface RefundBookEntry {
+  merchantReference: string;
+  paymentReference: string;
+  amount: number;
+  currency: string;
+}
+/** onRefundCompleted: calls, refused (outage), thrown, repeats of a held refund, held with other facts. */
+export interface RefundBookStats {
+  calls: number;
+  refused: number;
+  thrown: number;
+  repeats: number;
+  conflicting: number;
+}
+// The same book's refunds: the same outages, its own random failures (stream `refund-book`);
+// idempotent by the refund's merchant reference, as the contract asks.
+const refundChance = seeded('refund-book');
+const refundBook = new Map<string, RefundBookEntry>();
+const refundStats: RefundBookStats = {
+  calls: 0,
+  refused: 0,
+  thrown: 0,
+  repeats: 0,
+  conflicting: 0,
+};
+async function onRefundCompleted(e: RefundEvent): Promise<void> {
+  refundStats.calls += 1;
+  await new Promise((r) => setTimeout(r, refundChance() * 5));
+  if (!healed && bookDown) {
+    refundStats.refused += 1;
+    throw new Error('order book unavailable (database outage)');
+  }
+  if (!healed && refundChance() < HOOK_FAILURE_RATE) {
+    refundStats.thrown += 1;
+    throw new Error('order book write failed');
+  }
+  const held = refundBook.get(e.merchantReference);
+  if (held) {
+    refundStats.repeats += 1;
+    if (held.amount !== e.amount || held.paymentReference !== e.paymentReference)
+      refundStats.conflicting += 1;
+    return;
+  }
+  refundBook.set(e.merchantReference, {
+    merchantReference: e.merchantReference,
+    paymentReference: e.paymentReference,
+    amount: e.amount,
+    currency: e.currency,
+  });
+}
+
+/** What `checkout.refund` answered one call: its status and refund, or the error's code. */
+export type RefundAnswer =
+  | { status: string; amount: number; merchantReference: string }
+  | { error: string; message: string };
+
 const loopDelay = monitorEventLoopDelay({ resolution: 20 });
 loopDelay.enable();
 
@@ -220,6 +284,7 @@ mounted.router = createCheckout({
   logger: { info: keep('info'), warn: keep('warn'), error: keep('error') },
   reconcileGraceMs: Number(process.env.RECONCILE_GRACE_MS ?? 3_000),
   onPaymentCompleted,
+  onRefundCompleted,
 });
 
 serveCommands(
@@ -229,6 +294,21 @@ serveCommands(
     logs: () => logs,
     storeErrors: () => storeErrors,
     book: () => ({ entries: [...book.values()], stats: bookStats }),
+    refundBook: () => ({ entries: [...refundBook.values()], stats: refundStats }),
+    /** The back office refunds: `checkout.refund` as a merchant's code calls it. */
+    refund: async (cmd: unknown): Promise<RefundAnswer> => {
+      try {
+        const result = await mounted.router!.refund(cmd as RefundCommand);
+        return {
+          status: result.status,
+          amount: result.refund.amount,
+          merchantReference: result.refund.merchantReference,
+        };
+      } catch (error) {
+        if (error instanceof RefundError) return { error: error.code, message: error.message };
+        return { error: 'thrown', message: error instanceof Error ? error.message : String(error) };
+      }
+    },
     /** The outages end and writes stop failing: what was not taken must now arrive. */
     heal: () => {
       healed = true;

@@ -14,7 +14,15 @@ import type { SoakCard } from './cards.js';
 import { startFaultyRedis } from './redis-faults.js';
 import { shop, shopInTwoTabs, type Said, type ShopperResult } from './shopper.js';
 import type { ReconcileSummary } from '@pg-checkout/express';
-import type { BookEntry, BookStats, GatewayCall, LogLine } from './store-app-child.js';
+import type {
+  BookEntry,
+  BookStats,
+  GatewayCall,
+  LogLine,
+  RefundBookEntry,
+  RefundBookStats,
+} from './store-app-child.js';
+import { checkRefunds, refundSome } from './refunds.js';
 
 const ORDERS = Number(process.env.SOAK_STORE_PAYMENTS ?? 1_500);
 const CONCURRENCY = Number(process.env.SOAK_STORE_CONCURRENCY ?? 50);
@@ -68,7 +76,8 @@ interface SandboxTxn {
   updatedAt: number;
 }
 
-const CHARGED = new Set(['AUTHORIZED', 'SETTLED']);
+// REFUNDED: a charge the back office refunded in full (refunds.ts) was charged all the same.
+const CHARGED = new Set(['AUTHORIZED', 'SETTLED', 'REFUNDED']);
 const SHOW = (process.env.SOAK_SHOW ?? '').split(',').filter(Boolean);
 let shown = 0;
 const NOT_CHARGED = /\bnot (?:been )?charged\b|\bnothing was charged\b/i;
@@ -119,10 +128,16 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
         await shop(`store-${i}`, slot.card, { ...options, resubmitAfterApproved: i % 3 === 0 }),
       );
     });
-    await redis.stopFaults();
     const loadSeconds = (Date.now() - loadStart) / 1000;
+    // The back office refunds paid orders while Redis still dies and the book still has outages.
+    const refundStart = Date.now();
+    const paidBefore = (await app.ask<{ entries: BookEntry[] }>('book')).entries;
+    const refundCalls = await refundSome(app.ask, paidBefore);
+    const refundSeconds = (Date.now() - refundStart) / 1000;
+    await redis.stopFaults();
     log(
       `store faults: ${ORDERS} orders at concurrency ${CONCURRENCY} in ${loadSeconds.toFixed(1)} s, ` +
+        `${refundCalls.length} refund calls in ${refundSeconds.toFixed(1)} s, ` +
         `Redis killed ${redis.stats.kills} times`,
     );
 
@@ -148,6 +163,10 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
     const loopDelay = await app.ask<{ p99: number; max: number }>('loopDelay');
     const ends = new Map(MIX.map((m) => [m.card.number, m.ends]));
     const result = await check(sandbox.ready.url, shoppers, calls, logs, ends, book.entries);
+    const refundBook = await app.ask<{ entries: RefundBookEntry[]; stats: RefundBookStats }>(
+      'refundBook',
+    );
+    const refunds = await checkRefunds(sandbox.ready, paidBefore, refundCalls, refundBook.entries);
 
     const said = shoppers.flatMap((s) => s.said);
     const byAnswer = new Map<string, number>();
@@ -252,17 +271,52 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
         ['orders charged twice', result.counts.get(KIND_DOUBLED) ?? 0],
       ],
     );
+    log(
+      'The shop’s refunds (checkout.refund during Redis kills and book outages, then healed and swept):',
+    );
+    const rs = refundBook.stats;
+    table(
+      ['invariant or figure', 'value'],
+      [
+        ...refunds.figures,
+        [
+          'onRefundCompleted calls / refused (outage) / thrown / repeats of a held refund',
+          `${rs.calls} / ${rs.refused} / ${rs.thrown} / ${rs.repeats}`,
+        ],
+        ['a held refund handed over again with another amount or payment', rs.conflicting],
+        [
+          'every refund the gateway completed in the book once, at its amount and payment',
+          refunds.counts.get(
+            'a refund the gateway completed missing from the book, or at another amount or payment',
+          ) === 0 &&
+          refunds.counts.get(
+            'the book’s refunds of a payment add up to other than the gateway’s',
+          ) === 0
+            ? 'yes'
+            : 'NO',
+        ],
+        ...[...refunds.counts.entries()].slice(1, 4).map(([k, v]) => [k, v]),
+      ],
+    );
+    if (rs.conflicting > 0)
+      refunds.violations.push(`${rs.conflicting} refunds handed over again with other facts`);
     table(
       ['violation', 'count'],
-      [...result.counts.entries()].map(([k, v]) => [k, v]),
+      [...result.counts.entries(), ...refunds.counts.entries()].map(([k, v]) => [k, v]),
     );
+    if (refunds.violations.length > 0) {
+      log(`${refunds.violations.length} refund VIOLATION(S):`);
+      for (const v of refunds.violations.slice(0, 30)) log(v);
+    }
     if (result.violations.length > 0) {
       log(
         `${result.violations.length} store-fault VIOLATION(S), with the order's answers and gateway calls:`,
       );
       for (const v of result.violations.slice(0, 30)) log(v);
     }
-    return { violations: result.violations.map((v) => v.split('\n')[0]!) };
+    return {
+      violations: [...result.violations.map((v) => v.split('\n')[0]!), ...refunds.violations],
+    };
   } finally {
     await redis.stop().catch(() => undefined);
     await app?.close();

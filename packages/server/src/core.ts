@@ -7,7 +7,8 @@ import { validateOptions } from './internal/validate-options.js';
 import { errorAnswer } from './http/errors.js';
 import { BASE_HEADERS, type HttpAnswer, type HttpExchange } from './http/exchange.js';
 import { ROUTES, pageAnswer, type Route } from './http/routes.js';
-import { refund, type RefundCommand, type RefundResult } from './use-cases/refund.js';
+import { refundWith, type RefundCommand, type RefundResult } from './use-cases/refund.js';
+import { outboxHand } from './internal/refund-facts.js';
 import {
   refundable,
   RefundError,
@@ -17,7 +18,10 @@ import {
 
 /** What a merchant's own code calls on a checkout (beside the routes it serves). */
 export interface CheckoutActions {
-  /** Refunds once per key with the checkout's gateway client and `onRefundCompleted` (see `refund`). */
+  /**
+   * Refunds once per key with the checkout's gateway client (see `refund`); `onRefundCompleted` is
+   * delivered at least once through the outbox and the sweep.
+   */
   refund(command: RefundCommand): Promise<RefundResult>;
   /** What the gateway's records leave to refund on a payment. */
   refundable(reference: string): Promise<Refundable>;
@@ -109,12 +113,9 @@ export function createCheckoutCore<Req>(
   };
   return {
     routes: ROUTES,
+    // Completed refunds go through the outbox like payment facts; pending ones onto the sweep's list.
     refund: async (command) =>
-      refund(command, {
-        gateway: await refundGateway(),
-        onRefundCompleted: ctx.options.onRefundCompleted,
-        logger: ctx.logger,
-      }),
+      refundWith(command, { gateway: await refundGateway(), logger: ctx.logger }, outboxHand(ctx)),
     refundable: async (reference) => refundable(reference, { gateway: await refundGateway() }),
     handle(route, ex) {
       // One span per route, named after its use case; the gateway's calls nest under it.

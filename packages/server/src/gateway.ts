@@ -58,6 +58,8 @@ export interface ListedTransaction {
   amount: number;
   currency: string;
   status: string;
+  /** True (with status `NEW`) for a pending refund. */
+  pending?: boolean | null | undefined;
 }
 
 export interface CardInput {
@@ -113,7 +115,7 @@ export interface CheckoutGateway {
     redirect(reference: string, options?: CallOptions): Promise<LookupRecord>;
     /** POST /pg/api/v2/payment/list; the sweep skips the gateway's list when a client lacks it. */
     list?(
-      filters: { fromDate?: string; toDate?: string },
+      filters: { fromDate?: string; toDate?: string; paymentReference?: string },
       options?: CallOptions,
     ): Promise<ListedTransaction[]>;
   };

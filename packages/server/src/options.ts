@@ -228,8 +228,9 @@ export interface CheckoutOptions<Req = unknown> {
    */
   onSuspectedCardTesting?: ((event: CardTestingEvent) => void | Promise<void>) | undefined;
   /**
-   * A refund made with `checkout.refund()` that the gateway completed (not a pending one: that one's
-   * completion comes as a webhook). Called at least once; a throw is logged, the refund stands.
+   * A refund made with `checkout.refund()` that the gateway completed (a pending one once it
+   * completes). At least once through the outbox, like the payment hooks: idempotent by
+   * `merchantReference`; a throw is retried and swept, the refund stands.
    */
   onRefundCompleted?: ((event: RefundEvent) => void | Promise<void>) | undefined;
   /** A verified, de-duplicated webhook. Throwing makes the route answer 5xx so the gateway retries. */

@@ -28,6 +28,8 @@ export const paymentKeys = (reference: string) => {
     delivered: (fact: string) => `${t}:hook:${fact === 'completed' ? 'approved' : fact}`,
     /** A money fact whose hook has not resolved yet: the event, kept for the retry and the sweep. */
     outbox: (fact: string) => `${t}:outbox:${fact}`,
+    /** A pending refund (by its merchant reference) already on the sweep's list. */
+    refundWatch: `${t}:refund-watch`,
   };
 };
 

@@ -2,11 +2,13 @@ import type { Context } from './context.js';
 import type { FactKind } from './delivery.js';
 import { sweepKeys } from './keys.js';
 
-/** What the sweep looks at again: a fact whose hook has not resolved, or an order with open attempts. */
+/** What the sweep looks at again: a fact whose hook has not resolved, an order with open attempts, a pending refund. */
 export type SweepItem =
   | { kind: 'outbox'; reference: string; fact: FactKind }
   /** `at`: when the attempt was first seen open (ms since the epoch). */
-  | { kind: 'order'; order: string; at: number };
+  | { kind: 'order'; order: string; at: number }
+  /** A pending (code 7) refund of `payment`, asked about until it completes; `at`: when it was sent. */
+  | { kind: 'refund'; payment: string; merchantReference: string; at: number };
 
 const ITEM_TTL_MS = 7 * 24 * 60 * 60_000;
 // The sequence outlives every item: a restarted count never overwrites a live one.

@@ -6,7 +6,6 @@ import {
   deliver,
   factKindOf,
   wantsFact,
-  type DeliveryResult,
   type Fact,
   type OutboxEntry,
 } from '../internal/delivery.js';
@@ -15,6 +14,8 @@ import { orderKeys, paymentKeys, sweepKeys } from '../internal/keys.js';
 import { stateFromLookup } from '../internal/outcomes.js';
 import { drain, type SweepItem } from '../internal/sweep-list.js';
 import { attemptReference, parseAttemptReference, type Ledger } from '../order/ledger.js';
+import { askAboutRefund, handOverLostRefunds } from './reconcile-refunds.js';
+import { counted, type Summary } from './sweep-summary.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 const DEFAULT_LIMIT = 100;
@@ -23,13 +24,7 @@ const SWEEP_LOCK_MS = 10 * 60_000;
 /** A pending (NEW) attempt is asked about for this long before the sweep lets it go. */
 const PENDING_WATCH_MS = DAY_MS;
 
-type Summary = Omit<ReconcileSummary, 'busy'>;
-
 const ms = (t: Date | number) => (t instanceof Date ? t.getTime() : t);
-const counted = (summary: Summary, result: DeliveryResult) => {
-  if (result === 'delivered') summary.delivered++;
-  else if (result === 'failed' || result === 'no_store') summary.failed++;
-};
 
 /**
  * The reconciliation sweep: redelivers money facts whose hook has not resolved, asks the gateway
@@ -84,9 +79,9 @@ export async function reconcile(
 async function sweepItem(ctx: Context, item: SweepItem, summary: Summary): Promise<boolean> {
   summary.checked++;
   try {
-    return item.kind === 'outbox'
-      ? await redeliver(ctx, item, summary)
-      : await askAboutOrder(ctx, item, summary);
+    if (item.kind === 'outbox') return await redeliver(ctx, item, summary);
+    if (item.kind === 'refund') return await askAboutRefund(ctx, item, summary);
+    return await askAboutOrder(ctx, item, summary);
   } catch (error) {
     if (classifyGatewayError(error).kind === 'not_gateway') {
       ctx.logger.error('reconcile: an item failed', { item, error });
@@ -239,22 +234,46 @@ async function listWindow(
   return first && second ? [...first, ...second] : listed;
 }
 
-/** (c) The gateway's own list: each charge of ours in the window whose delivery is not recorded. */
+/**
+ * (c) The gateway's own list: each charge of ours in the window whose delivery is not recorded,
+ * then each refund of ours (see reconcile-refunds.ts).
+ */
 async function sweepGatewayList(
   ctx: Context,
   window: { since: number; until: number; limit: number },
   summary: Summary,
 ): Promise<void> {
-  if (!wantsFact(ctx, 'completed')) return;
+  const charges = wantsFact(ctx, 'completed');
+  const refunds = wantsFact(ctx, 'refunded');
+  if (!charges && !refunds) return;
   const gateway = await ctx.gateway();
-  const list = gateway.lookups.list;
+  const list = gateway.lookups.list?.bind(gateway.lookups);
   if (!list) return;
-  const listed = await listWindow(ctx, list.bind(gateway.lookups), window, summary, 0);
+  const listed = await listWindow(ctx, list, window, summary, 0);
   if (!listed) return;
+  if (charges && !(await handOverCharges(ctx, listed, window.limit, summary))) return;
+  if (!refunds) return;
+  try {
+    await handOverLostRefunds(ctx, list, listed, window.limit, summary);
+  } catch (error) {
+    summary.failed++;
+    ctx.logger.error('reconcile: the refunds on the gateway’s list could not be handed over', {
+      error,
+    });
+  }
+}
+
+/** The charges of (c); `false` when the store is gone (nothing more can be marked this run). */
+async function handOverCharges(
+  ctx: Context,
+  listed: ListedTransaction[],
+  limit: number,
+  summary: Summary,
+): Promise<boolean> {
   let hooks = 0;
   try {
     for (const txn of listed) {
-      if (hooks >= window.limit) break;
+      if (hooks >= limit) break;
       if (txn.amount <= 0 || (txn.status !== 'SETTLED' && txn.status !== 'AUTHORIZED')) continue;
       const attempt = parseAttemptReference(txn.merchantReference ?? '');
       if (!attempt) continue;
@@ -281,10 +300,12 @@ async function sweepGatewayList(
       const result = await deliver(ctx, fact, { requireStore: true });
       if (result !== 'already') hooks++;
       counted(summary, result);
-      if (result === 'no_store') return;
+      if (result === 'no_store') return false;
     }
   } catch (error) {
     summary.failed++;
     ctx.logger.error('reconcile: the store failed while reading delivery marks', { error });
+    return false;
   }
+  return true;
 }

@@ -2,7 +2,7 @@ import type { LookupRecord } from '../gateway.js';
 import type { CheckoutLogger } from '../logger.js';
 import type { RefundEvent } from '../options.js';
 import { classifyGatewayError } from '../internal/gateway-errors.js';
-import { deliverRefund } from '../internal/refund-hook.js';
+import { directHand, type RefundHand } from '../internal/refund-hook.js';
 import {
   isPendingRefund,
   refundable,
@@ -109,15 +109,20 @@ function existing(cmd: RefundCommand, merchantReference: string, record: LookupR
  * reference up before sending, computes what is left from the gateway's records, sends, and after
  * a lost answer looks up again. Throws `RefundError` when nothing was sent (or the gateway refused).
  */
-export async function refund(command: RefundCommand, deps: RefundDeps): Promise<RefundResult> {
+export function refund(command: RefundCommand, deps: RefundDeps): Promise<RefundResult> {
+  return refundWith(command, deps, directHand(deps));
+}
+
+/** {@link refund}, its completed and pending refunds handed to `hand` (a checkout's outbox). */
+export async function refundWith(
+  command: RefundCommand,
+  deps: Omit<RefundDeps, 'onRefundCompleted'>,
+  hand: RefundHand,
+): Promise<RefundResult> {
   const cmd = parse(command);
   const { gateway } = deps;
   const merchantReference = refundMerchantReference(cmd.key);
-  const completed = (refund: RefundFacts) =>
-    deliverRefund(
-      { ...refund },
-      { onRefundCompleted: deps.onRefundCompleted, logger: deps.logger },
-    );
+  const completed = (refund: RefundFacts) => hand.completed({ ...refund });
 
   let earlier: LookupRecord | undefined;
   try {
@@ -130,7 +135,7 @@ export async function refund(command: RefundCommand, deps: RefundDeps): Promise<
   }
   if (earlier) {
     const { refund, pending } = existing(cmd, merchantReference, earlier);
-    if (!pending) await completed(refund);
+    await (pending ? hand.pending(refund) : completed(refund));
     return { status: 'already_refunded', refund, record: earlier, pending };
   }
 
@@ -166,11 +171,13 @@ export async function refund(command: RefundCommand, deps: RefundDeps): Promise<
         ? await gateway.payments.refund(cmd.reference, transaction)
         : await gateway.foreign.refund(cmd.reference, transaction);
   } catch (error) {
-    return afterFailure(cmd, facts, error, deps, now.left, completed);
+    return afterFailure(cmd, facts, error, deps, now.left, hand);
   }
   const left = now.left - amount;
-  if (answer.kind === 'pending')
+  if (answer.kind === 'pending') {
+    await hand.pending(facts);
     return { status: 'pending', refund: facts, left, message: answer.message };
+  }
   const record = await lookupKey(gateway, merchantReference).catch(() => undefined);
   const refund = record ? { ...facts, reference: record.reference } : facts;
   await completed(refund);
@@ -182,9 +189,9 @@ async function afterFailure(
   cmd: RefundCommand,
   facts: RefundFacts,
   error: unknown,
-  deps: RefundDeps,
+  deps: Omit<RefundDeps, 'onRefundCompleted'>,
   leftBefore: number,
-  completed: (refund: RefundFacts) => Promise<void>,
+  hand: RefundHand,
 ): Promise<RefundResult> {
   const failure = classifyGatewayError(error);
   if (failure.kind === 'not_gateway') throw error;
@@ -199,13 +206,15 @@ async function afterFailure(
     const { refund, pending } = existing(cmd, facts.merchantReference, record);
     // A duplicate: another call with this key sent it. A lost answer: this call's refund went through.
     if (failure.kind === 'duplicate') {
-      if (!pending) await completed(refund);
+      await (pending ? hand.pending(refund) : hand.completed(refund));
       return { status: 'already_refunded', refund, record, pending };
     }
     const left = leftBefore - refund.amount;
-    if (pending)
+    if (pending) {
+      await hand.pending(refund);
       return { status: 'pending', refund, left, message: 'The refund is processed manually.' };
-    await completed(refund);
+    }
+    await hand.completed(refund);
     return { status: 'refunded', refund, left, record };
   }
   deps.logger?.warn('refund refused by the gateway', {

@@ -10,6 +10,7 @@ import type { Context } from '../internal/context.js';
 import { classifyGatewayError } from '../internal/gateway-errors.js';
 import { stateFromLookup } from '../internal/outcomes.js';
 import { isFinal, loadPaymentSafely, type PaymentRecord } from '../internal/records.js';
+import { deliverRefundsOf } from '../internal/refund-facts.js';
 import { settle } from '../internal/settle.js';
 import { parseAttemptReference } from '../order/ledger.js';
 
@@ -134,7 +135,12 @@ export async function receiveWebhook(
   } else event = verified;
   const id =
     event.type === 'payment'
-      ? `pay:${event.record.reference}:${event.record.status}:${String(event.record.amount)}`
+      ? `pay:${event.record.reference}:${event.record.status}:${String(event.record.amount)}${
+          // Two partial refunds leave the payment's record alike: the notified amount tells them apart.
+          isRefundNotice(event.payload, event.record)
+            ? `:refund:${String(event.payload.amount)}`
+            : ''
+        }`
       : `payout:${String(event.payload.payoutId)}`;
   if (await ctx.store.get(`wh:done:${id}`)) return ok({ duplicate: true });
   if (!(await ctx.store.setIfAbsent(`wh:lock:${id}`, '1', LOCK_TTL_MS))) {
@@ -146,6 +152,14 @@ export async function receiveWebhook(
       const state = stateFromLookup(event.record);
       if (state && state.status !== ours.state.status) await settle(ctx, { ...ours, state });
     }
+    // A refund on a payment (a pending one completed): its refunds from the gateway, handed over once.
+    if (event.type === 'payment' && isRefundNotice(event.payload, event.record))
+      await deliverRefundsOf(
+        ctx,
+        event.record.reference,
+        event.payload.amount,
+        event.orderReference,
+      );
     if (ctx.options.onWebhook) {
       try {
         await ctx.options.onWebhook(event);
@@ -165,6 +179,10 @@ export async function receiveWebhook(
   }
   return ok();
 }
+
+/** A notification about a refund of the notified payment (the payment's own record is positive). */
+const isRefundNotice = (payload: PaymentNotification, record: LookupRecord): boolean =>
+  record.amount > 0 && (payload.amount < 0 || payload.status === 'REFUNDED');
 
 /**
  * The order of a notified payment the store forgot. The payload's merchant reference is not
