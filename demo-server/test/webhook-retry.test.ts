@@ -96,7 +96,9 @@ for (const backend of databaseBackends()) {
       } finally {
         outage.up();
       }
-      assert.equal(await cartStatus(shopper), 'open');
+      // Open, unless the middleware's own hook retry (a second later) already wrote it: both are right
+      // here; what must hold is that the gateway's retry below leaves it paid.
+      assert.match(await cartStatus(shopper), /^(open|paid)$/);
 
       // The gateway retries a minute later.
       await fetch(`${sandbox.url}/_sandbox/clock`, {
