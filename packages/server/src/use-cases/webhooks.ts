@@ -135,12 +135,10 @@ export async function receiveWebhook(
   } else event = verified;
   const id =
     event.type === 'payment'
-      ? `pay:${event.record.reference}:${event.record.status}:${String(event.record.amount)}${
-          // Two partial refunds leave the payment's record alike: the notified amount tells them apart.
-          isRefundNotice(event.payload, event.record)
-            ? `:refund:${String(event.payload.amount)}`
-            : ''
-        }`
+      ? // Only what the gateway's record says: the payload is not covered by the hash, so a replay
+        // with another amount is the same event. A second partial refund that leaves the record
+        // alike is delivered by the sweep, which watches pending refunds (reconcile-refunds.ts).
+        `pay:${event.record.reference}:${event.record.status}:${String(event.record.amount)}`
       : `payout:${String(event.payload.payoutId)}`;
   if (await ctx.store.get(`wh:done:${id}`)) return ok({ duplicate: true });
   if (!(await ctx.store.setIfAbsent(`wh:lock:${id}`, '1', LOCK_TTL_MS))) {
