@@ -46,7 +46,8 @@ const isBankUrl = (url: string) => /\/_acs\/(v1|v2\/challenge)/.test(url);
 const wrap = (body: string) => `(() => { ${body} })()`;
 
 async function chromium(): Promise<Engine> {
-  const browser: PwBrowser = await launchChromium();
+  // The back-forward cache on, as in a shopper's Chromium: Back from a payment page restores the checkout.
+  const browser: PwBrowser = await launchChromium({ backForwardCache: true });
   /** A tab of its own shopper closes that shopper's context; another tab of the same shopper, only itself. */
   const tab = (page: PwPage, own: boolean): Tab => ({
     open: async (url) => void (await page.goto(url)),

@@ -138,6 +138,7 @@ for (const name of ENGINES) {
       const tab = await engine.newTab();
       const shopper = new Shopper(tab);
       await shopper.open(shop.url);
+      await tab.evaluate('window.beforeEft = true');
       await shopper.clickOn('[data-method="eft"]');
       await until('the EFT page', async () =>
         (await tab.evaluate<string>('return location.href').catch(() => '')).startsWith(
@@ -150,6 +151,8 @@ for (const name of ENGINES) {
           ? true
           : undefined,
       );
+      // The page the shopper left, out of the back-forward cache (a fresh load would prove nothing here).
+      assert.equal(await tab.evaluate('return window.beforeEft === true'), true);
       await until('the form usable again', async () =>
         (await shopper.status().catch(() => '')) === 'idle' &&
         (await shopper.visible(FIELDS.pay).catch(() => false))
