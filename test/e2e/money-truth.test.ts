@@ -25,7 +25,8 @@ const CARDS = ['4111111111111111', '5555555555554444', '4000000000003055'];
 
 before(async () => {
   shop = await startShop({ RATE_LIMIT_PER_IP: '1000' });
-  browser = await launchChromium();
+  // The back-forward cache on, as in a shopper's Chromium (point 10 is a page restored from it).
+  browser = await launchChromium({ backForwardCache: true });
 });
 
 after(async () => {
@@ -177,13 +178,20 @@ test('point 11: offline at Pay says so, and nothing reaches the gateway', async 
 test('point 10 and a second payment: Back from the EFT page is not stuck; the EFT page paid after the card is refunded and said so', async () => {
   const context = await browser.newContext();
   const page = await tab(context);
+  await page.evaluate(() => ((window as { beforeEft?: boolean }).beforeEft = true));
   await checkout(page)
     .getByRole('button', { name: /instant EFT/i })
     .click();
   await page.waitForURL((url) => url.href.startsWith(shop.sandboxUrl));
   const eftUrl = page.url();
   const eftReference = /\/pay\/(?:[a-z]+\/)?([A-Za-z0-9]+)/.exec(new URL(eftUrl).pathname)![1]!;
-  await page.goBack();
+  // Restored from the back-forward cache, a page fires no load event.
+  await page.goBack({ waitUntil: 'commit' });
+  assert.equal(
+    await page.evaluate(() => (window as { beforeEft?: boolean }).beforeEft),
+    true,
+    'the checkout came back from the back-forward cache',
+  );
   await payButton(page).filter({ hasText: /\d/ }).waitFor({ timeout: 15_000 });
   assert.doesNotMatch(await shopperMessage(page), /Taking you to the payment page/);
   assert.equal(await checkout(page).getAttribute('status'), 'idle');

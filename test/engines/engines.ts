@@ -21,6 +21,10 @@ export interface Tab {
   press(key: Key): Promise<void>;
   /** A PNG of what the page shows (the viewport), written to `path`. */
   screenshot(path: string): Promise<void>;
+  /** The page's size now (a phone turned, a zoom level changed); WebKit sizes its window. */
+  resize(viewport: Viewport): Promise<void>;
+  /** Another tab of the same shopper (cookies and storage shared); not in WebKit's one-window session. */
+  another?(): Promise<Tab>;
   close(): Promise<void>;
 }
 
@@ -42,28 +46,36 @@ const isBankUrl = (url: string) => /\/_acs\/(v1|v2\/challenge)/.test(url);
 const wrap = (body: string) => `(() => { ${body} })()`;
 
 async function chromium(): Promise<Engine> {
-  const browser: PwBrowser = await launchChromium();
+  // The back-forward cache on, as in a shopper's Chromium: Back from a payment page restores the checkout.
+  const browser: PwBrowser = await launchChromium({ backForwardCache: true });
+  /** A tab of its own shopper closes that shopper's context; another tab of the same shopper, only itself. */
+  const tab = (page: PwPage, own: boolean): Tab => ({
+    open: async (url) => void (await page.goto(url)),
+    evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
+    bankEvaluate: async <T>(body: string) => {
+      const frame = page.frames().find((f) => isBankUrl(f.url()));
+      return frame
+        ? ((await frame.evaluate(wrap(body)).catch(() => undefined)) as T | undefined)
+        : undefined;
+    },
+    click: (x, y) => page.mouse.click(x, y),
+    type: (text) => page.keyboard.type(text, { delay: 5 }),
+    press: (key) => page.keyboard.press(key),
+    screenshot: async (path) => void (await page.screenshot({ path })),
+    resize: (viewport) => page.setViewportSize(viewport),
+    another: async () => {
+      const next = await page.context().newPage();
+      await next.setViewportSize(page.viewportSize() ?? VIEWPORT);
+      return tab(next, false);
+    },
+    close: () => (own ? page.context().close() : page.close()),
+  });
   return {
     name: 'chromium',
     version: browser.version(),
     async newTab(viewport = VIEWPORT) {
       const context = await browser.newContext({ viewport });
-      const page: PwPage = await context.newPage();
-      return {
-        open: async (url) => void (await page.goto(url)),
-        evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
-        bankEvaluate: async <T>(body: string) => {
-          const frame = page.frames().find((f) => isBankUrl(f.url()));
-          return frame
-            ? ((await frame.evaluate(wrap(body)).catch(() => undefined)) as T | undefined)
-            : undefined;
-        },
-        click: (x, y) => page.mouse.click(x, y),
-        type: (text) => page.keyboard.type(text, { delay: 5 }),
-        press: (key) => page.keyboard.press(key),
-        screenshot: async (path) => void (await page.screenshot({ path })),
-        close: () => context.close(),
-      };
+      return tab(await context.newPage(), true);
     },
     close: () => browser.close(),
   };
@@ -75,6 +87,28 @@ async function firefox(): Promise<Engine> {
     executablePath: process.env.FIREFOX_PATH || '/usr/bin/firefox-esr',
     headless: true,
   });
+  /** As in Chromium: the first tab of a shopper owns its context. */
+  const tab = (page: PPage, own: boolean): Tab => ({
+    open: async (url) => void (await page.goto(url)),
+    evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
+    bankEvaluate: async <T>(body: string) => {
+      const frame = page.frames().find((f) => isBankUrl(f.url()));
+      return frame
+        ? ((await frame.evaluate(wrap(body)).catch(() => undefined)) as T | undefined)
+        : undefined;
+    },
+    click: (x, y) => page.mouse.click(x, y),
+    type: (text) => page.keyboard.type(text, { delay: 5 }),
+    press: (key) => page.keyboard.press(key),
+    screenshot: async (path) => void (await page.screenshot({ path })),
+    resize: (viewport) => page.setViewport(viewport),
+    another: async () => {
+      const next = await page.browserContext().newPage();
+      await next.setViewport(page.viewport() ?? VIEWPORT);
+      return tab(next, false);
+    },
+    close: () => (own ? page.browserContext().close() : page.close()),
+  });
   return {
     name: 'firefox',
     version: await browser.version(),
@@ -82,21 +116,7 @@ async function firefox(): Promise<Engine> {
       const context = await browser.createBrowserContext();
       const page: PPage = await context.newPage();
       await page.setViewport(viewport);
-      return {
-        open: async (url) => void (await page.goto(url)),
-        evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
-        bankEvaluate: async <T>(body: string) => {
-          const frame = page.frames().find((f) => isBankUrl(f.url()));
-          return frame
-            ? ((await frame.evaluate(wrap(body)).catch(() => undefined)) as T | undefined)
-            : undefined;
-        },
-        click: (x, y) => page.mouse.click(x, y),
-        type: (text) => page.keyboard.type(text, { delay: 5 }),
-        press: (key) => page.keyboard.press(key),
-        screenshot: async (path) => void (await page.screenshot({ path })),
-        close: () => context.close(),
-      };
+      return tab(page, true);
     },
     close: () => browser.close(),
   };
@@ -144,6 +164,7 @@ async function webkit(): Promise<Engine> {
             path,
             Buffer.from(await session.command<string>('GET', '/screenshot'), 'base64'),
           ),
+        resize: async (size) => void (await session.command('POST', '/window/rect', size)),
         close: async () => {
           await session.command('POST', '/url', { url: 'about:blank' }).catch(() => undefined);
         },
