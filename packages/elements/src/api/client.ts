@@ -15,8 +15,9 @@ import type {
   RedirectResult,
   SavedCard,
 } from './types.js';
+import type { DropInCode } from './codes.js';
 
-/** A call of one route of the map: its method, its path with the parameters filled (or the middleware's own URL of it), its body. */
+/** A call of one route of the map: method, path with its parameters filled (or the middleware's URL of it), body. */
 type Call<R extends BrowserRoute> = [
   method: RouteMethod<R>,
   path: FilledPath<RoutePattern<R>> | `http${string}`,
@@ -36,7 +37,7 @@ type PaymentRoute =
 export const ClientErrorCode = {
   NETWORK: 'network_error',
   BAD_RESPONSE: 'bad_response',
-} as const;
+} as const satisfies Record<string, DropInCode>;
 
 type Fetch = typeof fetch;
 
