@@ -180,6 +180,7 @@ const SHARED = {
   'lit/directives/keyed.js': ['keyed'],
   '@lit/context': ['ContextConsumer'],
   'api/client': ['CheckoutApi'],
+  'api/codes': ['meaningOf'],
   context: ['checkoutContext'],
   define: ['defineElement'],
   'events/3ds-complete': ['createPg3dsCompleteEvent'],

@@ -1,11 +1,11 @@
 import { expect } from '@open-wc/testing';
 import { ClientErrorCode } from './api/client.js';
 import * as events from './events/index.js';
-import { messageByCode } from './internal/failure-message.js';
+import { codes as meanings } from './api/codes.js';
 
 // The README's lists of events and `code`s are read from the code itself, so they cannot drift: a new
 // event, a new code this package sends, or a new browser-facing code of the middleware fails here until
-// it is documented (and, for codes, given a shopper sentence in messageByCode).
+// it is documented (and, for codes, given a line in api/codes.ts; the compiler asks for the middleware's).
 
 interface Manifest {
   modules: Array<{ declarations?: Array<{ tagName?: string; events?: Array<{ name: string }> }> }>;
@@ -46,12 +46,14 @@ async function codesInElements(): Promise<Set<string>> {
 
 /** The middleware's browser-facing codes (its webhook codes answer the gateway, never a browser). */
 async function codesOfMiddleware(): Promise<string[]> {
-  const text = await source('packages/server/src/errors.ts');
+  const text = await source('packages/protocol/src/browser/codes.ts');
   const union = /export type CheckoutErrorCode =([^;]+);/.exec(text)?.[1] ?? '';
   const codes = [...union.matchAll(/'([a-z0-9_]+)'/g)].map((m) => m[1]!);
   expect(codes.length, 'CheckoutErrorCode was read').to.be.above(10);
-  return codes.filter((code) => !code.startsWith('webhook_'));
+  return browserFacing(codes);
 }
+
+const browserFacing = (codes: string[]) => codes.filter((code) => !code.startsWith('webhook_'));
 
 describe('README: events and codes', () => {
   it('documents every event the elements send, and the manifest agrees', async () => {
@@ -73,13 +75,13 @@ describe('README: events and codes', () => {
     const codes = new Set([
       ...(await codesInElements()),
       ...(await codesOfMiddleware()),
-      ...Object.keys(messageByCode),
+      ...browserFacing(Object.keys(meanings)),
     ]);
     expect(codes).to.include.keys('aborted', 'authentication_cancelled', 'network_error');
-    const known = Object.keys(messageByCode);
+    const known = Object.keys(meanings);
     expect(
       [...codes].filter((code) => !known.includes(code)),
-      'codes without a shopper sentence in messageByCode',
+      'codes without a line in api/codes.ts',
     ).to.deep.equal([]);
     expect(
       [...codes].filter((code) => !documented(section, code)),

@@ -1,34 +1,8 @@
+import type { CheckoutErrorCode } from '@pg-checkout/protocol/browser';
 import type { CheckoutLogger } from './logger.js';
 
-/** Stable codes of the browser API's `{ success: false, message, code }` answers. */
-export type CheckoutErrorCode =
-  | 'invalid_request'
-  | 'invalid_json'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'card_declined'
-  | 'authentication_failed'
-  | 'rate_limited'
-  | 'too_many_declines'
-  | 'forbidden_origin'
-  | 'not_found'
-  | 'conflict'
-  | 'already_paid'
-  | 'method_not_enabled'
-  | 'not_signed_in'
-  | 'forbidden'
-  | 'gateway_unavailable'
-  | 'gateway_timeout'
-  | 'service_busy'
-  | 'store_unavailable'
-  | 'temporarily_unavailable'
-  | 'webhook_invalid'
-  | 'webhook_not_configured'
-  | 'webhook_handler_failed'
-  | 'order_changed'
-  | 'amount_changed'
-  | 'misconfigured'
-  | 'internal_error';
+/** Stable codes of the browser API's `{ success: false, message, code }` answers (docs/contracts.md). */
+export type { CheckoutErrorCode } from '@pg-checkout/protocol/browser';
 
 /**
  * An error that becomes a JSON answer with its own status, code and shopper-readable message.

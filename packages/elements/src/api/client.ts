@@ -1,4 +1,12 @@
 import type {
+  BrowserRoute,
+  FilledPath,
+  RouteAnswer,
+  RouteBody,
+  RouteMethod,
+  RoutePattern,
+} from '@pg-checkout/protocol/browser';
+import type {
   ApiFailure,
   CheckoutConfig,
   OrderStatus,
@@ -7,12 +15,29 @@ import type {
   RedirectResult,
   SavedCard,
 } from './types.js';
+import type { DropInCode } from './codes.js';
+
+/** A call of one route of the map: method, path with its parameters filled (or the middleware's URL of it), body. */
+type Call<R extends BrowserRoute> = [
+  method: RouteMethod<R>,
+  path: FilledPath<RoutePattern<R>> | `http${string}`,
+  ...rest: RouteBody<R> extends undefined
+    ? [body?: undefined, owned?: string]
+    : [body: RouteBody<R>, owned?: string],
+];
+
+/** The routes that answer a `PaymentState`. */
+type PaymentRoute =
+  | 'POST /payments'
+  | 'POST /payments/:reference/3dsv2/confirm'
+  | 'POST /payments/:reference/cancel'
+  | 'GET /payments/:reference';
 
 /** Codes this client produces itself when the middleware could not be reached or answered nonsense. */
 export const ClientErrorCode = {
   NETWORK: 'network_error',
   BAD_RESPONSE: 'bad_response',
-} as const;
+} as const satisfies Record<string, DropInCode>;
 
 type Fetch = typeof fetch;
 
@@ -40,7 +65,7 @@ export class CheckoutApi {
   }
 
   config(): Promise<CheckoutConfig | ApiFailure> {
-    return this.request('GET', '/config');
+    return this.request<'GET /config'>('GET', '/config');
   }
 
   /** Keeps the secret that proves ownership of `reference`, for status reads and Step 2 confirm. */
@@ -58,13 +83,13 @@ export class CheckoutApi {
   }
 
   async createPayment(body: PaymentRequest): Promise<PaymentState> {
-    const state = await this.paymentRequest('POST', '/payments', body);
+    const state = await this.paymentRequest<'POST /payments'>('POST', '/payments', body);
     this.keepSecretOf(state);
     return state;
   }
 
   confirmMethod(reference: string): Promise<PaymentState> {
-    return this.paymentRequest(
+    return this.paymentRequest<'POST /payments/:reference/3dsv2/confirm'>(
       'POST',
       `/payments/${encodeURIComponent(reference)}/3dsv2/confirm`,
       {},
@@ -77,12 +102,17 @@ export class CheckoutApi {
     const url = new URL(confirmUrl, `${this.endpoint}/`);
     // Only ever POST to our own middleware, whatever a response says.
     if (url.origin !== this.origin) return this.confirmMethod(reference);
-    return this.paymentRequest('POST', url.href, {}, reference);
+    return this.paymentRequest<'POST /payments/:reference/3dsv2/confirm'>(
+      'POST',
+      url.href as `http${string}`,
+      {},
+      reference,
+    );
   }
 
   /** The shopper closed the bank check: the middleware ends it unless the bank's answer came first. */
   cancelPayment(reference: string): Promise<PaymentState> {
-    return this.paymentRequest(
+    return this.paymentRequest<'POST /payments/:reference/cancel'>(
       'POST',
       `/payments/${encodeURIComponent(reference)}/cancel`,
       {},
@@ -92,7 +122,7 @@ export class CheckoutApi {
 
   /** The authoritative state; without this payment's secret the middleware answers 404 `not_found`. */
   payment(reference: string): Promise<PaymentState> {
-    return this.paymentRequest(
+    return this.paymentRequest<'GET /payments/:reference'>(
       'GET',
       `/payments/${encodeURIComponent(reference)}`,
       undefined,
@@ -102,7 +132,7 @@ export class CheckoutApi {
 
   /** What became of the order, for an answer that was lost; `retryAfter` is the answer's header, in seconds. */
   async order(): Promise<OrderStatus | ApiFailure> {
-    const answer = await this.request<OrderStatus>('GET', '/order');
+    const answer: OrderStatus | ApiFailure = await this.request<'GET /order'>('GET', '/order');
     if (answer.success && 'payment' in answer) this.keepSecretOf(answer.payment);
     return answer;
   }
@@ -111,13 +141,17 @@ export class CheckoutApi {
     method: 'hosted' | 'eft' | 'redirect',
     shown?: PaymentRequest['shown'],
   ): Promise<RedirectResult | ApiFailure> {
-    const answer = await this.request<RedirectResult>('POST', `/${method}`, { shown });
+    const answer: RedirectResult | ApiFailure = await this.request<`POST /${typeof method}`>(
+      'POST',
+      `/${method}`,
+      { shown },
+    );
     if (answer.success) this.keepSecretOf(answer);
     return answer;
   }
 
   async cards(): Promise<SavedCard[] | ApiFailure> {
-    const answer = await this.request<{ success: true; cards: SavedCard[] }>('GET', '/cards');
+    const answer = await this.request<'GET /cards'>('GET', '/cards');
     return answer.success ? answer.cards : answer;
   }
 
@@ -126,24 +160,20 @@ export class CheckoutApi {
       this.rememberSecret(answer.reference, answer.clientSecret);
   }
 
-  private async paymentRequest(
-    method: string,
-    path: string,
-    body?: unknown,
-    owned?: string,
-  ): Promise<PaymentState> {
-    const answer = await this.request<PaymentState>(method, path, body, owned);
+  private async paymentRequest<R extends PaymentRoute>(...call: Call<R>): Promise<PaymentState> {
+    const answer: PaymentState | ApiFailure = await this.request<R>(...call);
     if (answer.success || 'status' in answer) return answer;
     return { success: false, status: 'failed', code: answer.code, message: answer.message };
   }
 
   /** `owned`: the reference whose secret goes along (sent only when this object holds one). */
-  private async request<T extends { success: boolean }>(
+  private request<R extends BrowserRoute>(...call: Call<R>): Promise<RouteAnswer<R> | ApiFailure>;
+  private async request(
     method: string,
     path: string,
     body?: unknown,
     owned?: string,
-  ): Promise<T | ApiFailure> {
+  ): Promise<{ success: true } | ApiFailure> {
     const url = /^https?:/.test(path) ? path : this.endpoint + path;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -173,7 +203,7 @@ export class CheckoutApi {
     ) {
       return failure(ClientErrorCode.BAD_RESPONSE);
     }
-    const result = parsed as T | ApiFailure;
+    const result = parsed as { success: true } | ApiFailure;
     const retryAfter = Number(response.headers.get('retry-after'));
     if (retryAfter > 0) (result as { retryAfter?: number }).retryAfter = retryAfter;
     if (!result.success && typeof (result as ApiFailure).code !== 'string') {

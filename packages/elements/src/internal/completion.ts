@@ -1,3 +1,4 @@
+import { meaningOf } from '../api/codes.js';
 import type { FinalPaymentState, PaymentState } from '../api/types.js';
 import { sleep } from './sleep.js';
 
@@ -24,23 +25,10 @@ export interface CompletionOptions {
   signal: AbortSignal;
 }
 
-/** Failures of the status read that say nothing about the payment: keep asking. */
-const transientCodes = new Set([
-  'network_error',
-  'bad_response',
-  'rate_limited',
-  'gateway_unavailable',
-  'gateway_timeout',
-  'store_unavailable',
-  'internal_error',
-  // 503s of the middleware: the gateway has not answered yet ("still checking"), or its store is full
-  'temporarily_unavailable',
-  'service_busy',
-]);
-
+/** A failure of the status read that says nothing about the payment: keep asking. */
 export function isTransient(state: PaymentState): boolean {
   if (state.status !== 'failed') return false;
-  return transientCodes.has(state.code) || /^http_5\d\d$/.test(state.code);
+  return meaningOf(state.code)?.transient === true;
 }
 
 /** Only http(s) origins count (a URL stands for its origin); `null` (opaque) and junk match nothing. */

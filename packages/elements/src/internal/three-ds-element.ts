@@ -2,7 +2,7 @@ import { ContextConsumer } from '@lit/context';
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
-import type { FinalPaymentState, PaymentState, ThreeDSAction } from '../api/types.js';
+import type { FinalPaymentState, KnownCode, PaymentState, ThreeDSAction } from '../api/types.js';
 import { checkoutContext, type CheckoutContext } from '../context.js';
 import { createPg3dsCheckingEvent } from '../events/3ds-checking.js';
 import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
@@ -384,7 +384,7 @@ export abstract class ThreeDSElement extends LitElement {
     return this.failure(reference, 'authentication_failed', 'authenticationFailed');
   }
 
-  protected failure(reference: string, code: string, key: keyof Messages): FinalPaymentState {
+  protected failure(reference: string, code: KnownCode, key: keyof Messages): FinalPaymentState {
     return { success: false, status: 'failed', reference, code, message: this.t(key) };
   }
 

@@ -1,3 +1,4 @@
+import type { BrowserRoute, RouteMethod, RoutePattern } from '@pg-checkout/protocol/browser';
 import { takeBankTurn, type PostEnd } from '../internal/bank-limits.js';
 import type { Context } from '../internal/context.js';
 import { callerOf } from '../internal/caller.js';
@@ -17,16 +18,18 @@ import { receiveWebhook } from '../use-cases/webhooks.js';
 import { jsonAnswer, type BodyKind, type HttpAnswer, type HttpExchange } from './exchange.js';
 import { callerFor, ownedReference } from './guards.js';
 
+/** Method and Express-style path of one key of the route map (`@pg-checkout/protocol/browser`). */
+type RouteKey<R extends BrowserRoute = BrowserRoute> = R extends BrowserRoute
+  ? { method: RouteMethod<R>; path: RoutePattern<R> }
+  : never;
+
 /** One route of the browser API (docs/contracts.md): guard, parse, call, send. */
-export interface Route {
-  method: 'GET' | 'POST' | 'DELETE';
-  /** Express-style path under the mount point, with `:name` parameters. */
-  path: string;
+export type Route = RouteKey & {
   body: BodyKind;
   /** Answers as an HTML page, never JSON, whatever fails (the bank's frame shows it). */
   page?: true;
   run(ex: HttpExchange, ctx: Context): Promise<HttpAnswer>;
-}
+};
 
 const state = (s: OwnedPaymentState) => jsonAnswer(httpStatusOf(s), s);
 

@@ -4,6 +4,7 @@ import type { Context } from './context.js';
 import type { GatewayFailure } from './gateway-errors.js';
 import { deliver, factKindOf, wantsFact } from './delivery.js';
 import type { PaymentRecord } from './records.js';
+import { routeUrl } from './route-url.js';
 
 const APPROVED = 'Payment approved.';
 const PENDING = 'Your payment is being processed. We will confirm it shortly.';
@@ -34,7 +35,7 @@ export async function stateFromOutcome(
           acsUrl,
           paReq,
           md: transactionId,
-          termUrl: `${ctx.publicUrl}/3ds/${session}/term`,
+          termUrl: routeUrl(ctx.publicUrl, 'POST /3ds/:session/term', { session }),
           callbackOrigin,
         },
       },
@@ -51,11 +52,13 @@ export async function stateFromOutcome(
         threeDS: {
           version: 2,
           step: 'method',
-          methodUrl: `${ctx.publicUrl}/3ds/${session}/method`,
+          methodUrl: routeUrl(ctx.publicUrl, 'GET /3ds/:session/method', { session }),
           tdsMethodContent: v2.tdsMethodContent ?? '',
           txId: v2.txId ?? '',
           transactionId: v2.transactionId,
-          confirmUrl: `${ctx.publicUrl}/payments/${encodeURIComponent(reference)}/3dsv2/confirm`,
+          confirmUrl: routeUrl(ctx.publicUrl, 'POST /payments/:reference/3dsv2/confirm', {
+            reference,
+          }),
         },
       },
       threeDS: {

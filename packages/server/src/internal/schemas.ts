@@ -1,3 +1,8 @@
+import type {
+  PaymentRequest,
+  RedirectRequest,
+  SaveCardRequest,
+} from '@pg-checkout/protocol/browser';
 import { z } from 'zod';
 import { CheckoutError } from '../errors.js';
 import type { CheckoutOrder } from '../options.js';
@@ -68,6 +73,15 @@ export const RedirectBody = z.object({
 export type RedirectCommand = z.infer<typeof RedirectBody>;
 
 export const AddCardBody = z.object({ card: RawCardSchema });
+
+/** Holds only when `Body` is a body the schema accepts. */
+type Accepts<Schema extends z.ZodType, Body extends z.input<Schema>> = Body;
+/** The browser's bodies (`@pg-checkout/protocol/browser`) are ones these schemas read: a drift does not compile. */
+export type BrowserBodies = [
+  Accepts<typeof CreatePaymentBody, PaymentRequest>,
+  Accepts<typeof RedirectBody, RedirectRequest>,
+  Accepts<typeof AddCardBody, SaveCardRequest>,
+];
 
 const OrderSchema = z.object({
   amount: z.number().int().positive(),

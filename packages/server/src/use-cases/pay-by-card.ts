@@ -8,6 +8,7 @@ import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js'
 import { noteDecline, refuseCardTester } from '../internal/card-testing.js';
 import { enforceLimits } from '../internal/limits.js';
 import { maskPan } from '../internal/mask.js';
+import { routeUrl } from '../internal/route-url.js';
 import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../internal/outcomes.js';
 import type { PaymentRecord } from '../internal/records.js';
 import { findSavedCard, registerCard, settleSavedCard } from '../internal/saved-cards.js';
@@ -129,7 +130,9 @@ async function sendCreate(
     transaction: { reference: merchantReference, currency: order.currency, amount: order.amount },
     autoExecute: ctx.options.autoExecute ?? true,
     supports3dsV2: true,
-    callbackUrl: `${ctx.publicUrl}/3ds/${await ctx.secrets.sessionToken(merchantReference)}/callback`,
+    callbackUrl: routeUrl(ctx.publicUrl, 'POST /3ds/:session/callback', {
+      session: await ctx.secrets.sessionToken(merchantReference),
+    }),
     clientIp,
     screenWidth: String(cmd.screenWidth),
     screenHeight: String(cmd.screenHeight),

@@ -1,3 +1,4 @@
+import type { RouteAnswer } from '@pg-checkout/protocol/browser';
 import { CheckoutError } from '../errors.js';
 import type { PaymentMethodName } from '../options.js';
 import type { Caller } from '../internal/caller.js';
@@ -5,6 +6,7 @@ import type { Context } from '../internal/context.js';
 import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js';
 import { enforceLimits } from '../internal/limits.js';
 import { pendingState } from '../internal/outcomes.js';
+import { routeUrl } from '../internal/route-url.js';
 import type { RedirectCommand } from '../internal/schemas.js';
 import { amountChanged } from './amount-shown.js';
 import { saveSafely } from '../internal/settle.js';
@@ -44,7 +46,7 @@ export async function startRedirect(
   { consumer, shown }: RedirectCommand,
   caller: Caller,
   ctx: Context,
-) {
+): Promise<RouteAnswer<'POST /hosted' | 'POST /redirect' | 'POST /eft'>> {
   if (!ctx.methods.includes(method)) {
     throw new CheckoutError(
       404,
@@ -78,7 +80,10 @@ export async function startRedirect(
       currency: order.currency,
       amount: order.amount,
     };
-    const urls = { ...ctx.options.redirectUrls!, notify: `${ctx.publicUrl}/webhooks/notify` };
+    const urls = {
+      ...ctx.options.redirectUrls!,
+      notify: routeUrl(ctx.publicUrl, 'POST /webhooks/notify', {}),
+    };
     // The merchant's own consumer data wins over what the browser typed.
     const mergedConsumer =
       consumer || order.consumer ? { ...consumer, ...order.consumer } : undefined;

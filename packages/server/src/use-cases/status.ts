@@ -1,5 +1,6 @@
+import type { OrderStatus } from '@pg-checkout/protocol/browser';
 import { CheckoutError } from '../errors.js';
-import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
+import type { PaymentState } from '../payment-state.js';
 import type { Caller } from '../internal/caller.js';
 import type { Context } from '../internal/context.js';
 import { enforceLimits } from '../internal/limits.js';
@@ -79,10 +80,7 @@ const chargedOf = (record: PaymentRecord | undefined) =>
   record ? { amount: record.amount, currency: record.currency } : {};
 
 /** What `GET {mount}/order` answers (docs/contracts.md, "What the order is now"). */
-export type OrderStatusAnswer =
-  | { success: true; status: 'open' }
-  | { success: true; status: 'checking'; message: string }
-  | { success: true; status: 'in_progress' | 'paid'; payment: OwnedPaymentState };
+export type OrderStatusAnswer = OrderStatus;
 
 const CHECKING = {
   success: true as const,

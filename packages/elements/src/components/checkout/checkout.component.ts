@@ -8,6 +8,7 @@ import {
   type PropertyDeclarations,
 } from 'lit';
 import { CheckoutApi } from '../../api/client.js';
+import { meaningOf } from '../../api/codes.js';
 import type {
   CheckoutConfig,
   FinalPaymentState,
@@ -91,16 +92,9 @@ function whenIdle(work: () => void): void {
   else setTimeout(work, 16);
 }
 
-/** Outcomes that say nothing about where the payment stands: its entry stays, so a reload can resume it. */
-const unsettledCodes = new Set(['aborted', 'network_error', 'not_loaded']);
-
 /** A lost or unreadable answer after the request may have reached the shop, or "already paid": ask the order. */
 const askOrder = (state: PaymentState): boolean =>
-  state.status === 'failed' &&
-  /^(network_error|bad_response|gateway_timeout|already_paid|http_5)/.test(state.code);
-
-/** Final for the order: nothing more to pay, so no card form, no other methods and no "Try again". */
-const closedCodes = /^(order_changed|outcome_unknown)$/;
+  state.status === 'failed' && meaningOf(state.code)?.askOrder === true;
 
 function isThreeDSAction(value: unknown): value is ThreeDSAction {
   const action = value as Partial<ThreeDSAction> | null;
@@ -528,7 +522,8 @@ export class PgCheckout extends LitElement {
   /** A payment that reached a final state needs no resuming. */
   private release(api: CheckoutApi, state: FinalPaymentState): void {
     if (!state.reference) return;
-    if (state.status === 'failed' && unsettledCodes.has(state.code)) return;
+    // Says nothing about where the payment stands: its entry stays, so a reload can resume it.
+    if (state.status === 'failed' && meaningOf(state.code)?.unsettled) return;
     clearRunningPayment(api.endpoint, state.reference);
   }
 
@@ -731,7 +726,7 @@ export class PgCheckout extends LitElement {
     const done =
       status === 'approved' ||
       status === 'pending' ||
-      (m && 'outcome' in m && closedCodes.test((m.outcome as { code?: string }).code ?? ''));
+      (m && 'outcome' in m && meaningOf((m.outcome as { code?: string }).code ?? '')?.closesOrder);
     const ended = status === 'declined' || status === 'failed';
     // Busy or ended: the way on is the message (and "Try again"), never Pay beside it.
     const away = ended || status === 'authenticating' || status === 'checking';
