@@ -32,7 +32,8 @@ export const FACT_TTL_MS = 7 * 24 * 60 * 60_000;
  */
 export const MARK_TTL_MS = 25 * 60 * 60_000;
 // Lock tokens: unique per process (a random prefix) and per call (a counter), cheaper than random bytes.
-const TOKEN_PREFIX = base64url(randomBytes(6));
+// Made at the first delivery, not at import: Workers refuse random values in the global scope.
+let tokenPrefix: string | undefined;
 let tokens = 0;
 /** One hook call holds the fact this long; a hook slower than this may overlap a retry. */
 const LOCK_TTL_MS = 60_000;
@@ -97,7 +98,7 @@ export async function deliver(
   const keys = paymentKeys(fact.reference);
   // One key per fact: `running:<token>` while a call holds it (the lock), `1` once delivered.
   const mark = keys.delivered(fact.kind);
-  const running = `${RUNNING}${TOKEN_PREFIX}.${++tokens}`;
+  const running = `${RUNNING}${(tokenPrefix ??= base64url(randomBytes(6)))}.${++tokens}`;
   let stored = true;
   try {
     if (!(await ctx.store.setIfAbsent(mark, running, LOCK_TTL_MS))) {
