@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run test:fast`: lint, types and every Node test that needs no browser, in two lanes side by side;
-// the first failure stops both, so a broken change is known in a minute or two instead of fifteen.
+// the first failure stops both, so a broken change is known in two or three minutes, not fifteen.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
