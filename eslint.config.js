@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import workspaceImports from './scripts/eslint-workspace-imports.mjs';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'test-results/**', '**/*.d.ts'] },
@@ -24,6 +25,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    plugins: { local: { rules: { 'workspace-imports': workspaceImports } } },
+    rules: { 'local/workspace-imports': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

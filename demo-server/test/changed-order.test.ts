@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { completeChallenge } from '../../packages/server/test/helpers/bank.js';
-import { adminSession, backOfficePage, ordersIn } from '../../test/support/admin.js';
+import { completeChallenge } from '@pg-checkout/test-helpers/bank';
+import { adminSession, backOfficePage, ordersIn } from '@pg-checkout/test-helpers/admin';
 import { startTestDemo, type TestDemo } from './helpers/demo.js';
 import { Shopper } from './helpers/shopper.js';
 

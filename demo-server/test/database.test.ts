@@ -3,7 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { postgresSkipReason, startPostgres, type Postgres } from '../../test/support/postgres.js';
+import {
+  postgresSkipReason,
+  startPostgres,
+  type Postgres,
+} from '@pg-checkout/test-helpers/postgres';
 import { BackOfficeActions, newFormKey } from '../src/back-office-actions.js';
 import { openDatabase, type Database, type DatabaseConfig } from '../src/db.js';
 import { migrate, MIGRATIONS } from '../src/migrations.js';

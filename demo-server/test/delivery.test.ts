@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { adminSession, backOfficePage, ordersIn } from '../../test/support/admin.js';
-import { completeChallenge, runMethodStep } from '../../packages/server/test/helpers/bank.js';
+import { adminSession, backOfficePage, ordersIn } from '@pg-checkout/test-helpers/admin';
+import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 import { formatAmount } from '../src/html.js';
 import { databaseBackends, startDemoWithOutage, type DemoWithOutage } from './helpers/outage.js';
 import { Shopper } from './helpers/shopper.js';

@@ -9,8 +9,8 @@ import {
   formFields,
   submitForm,
   type AdminSession,
-} from '../../test/support/admin.js';
-import { startLossyGateway, type LossyGateway } from '../../test/support/lossy-gateway.js';
+} from '@pg-checkout/test-helpers/admin';
+import { startLossyGateway, type LossyGateway } from '@pg-checkout/test-helpers/lossy-gateway';
 import { startTestDemo, type TestDemo } from './helpers/demo.js';
 
 // Issue 26, case 4: a refund whose answer was lost is never refunded again. The shop talks to the

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { adminSession, backOfficePage, ordersIn } from '../../test/support/admin.js';
+import { adminSession, backOfficePage, ordersIn } from '@pg-checkout/test-helpers/admin';
 import type { TestDemo } from './helpers/demo.js';
 import {
   databaseBackends,

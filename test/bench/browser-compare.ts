@@ -17,7 +17,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { DROP_IN, FLOOR_INTERACTIVE, page, PG_INTERACTIVE, serve } from './browser.js';
 import { ensureElementsBuilt, scriptTag } from './lib/elements-build.js';
 import { quantile } from './lib/pool.js';

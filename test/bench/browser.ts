@@ -13,7 +13,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { elements, ensureElementsBuilt } from './lib/elements-build.js';
 import { FLOOR_SOURCE, SAME_CONTENT_FLOOR_SOURCE } from './lib/floor.js';
 import { quantile } from './lib/pool.js';

@@ -6,13 +6,9 @@
  */
 import { createSandbox } from '@pg-checkout/sandbox';
 import { RedisStore } from '@pg-checkout/express';
-import { startSandboxApp } from '../../packages/express/test/helpers/sandbox-app.js';
-import { startSentinel } from '../../packages/server/test/helpers/redis-sentinel.js';
-import {
-  audit,
-  payUnderLoad,
-  type Audit,
-} from '../../packages/express/test/helpers/checkout-load.js';
+import { startSandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
+import { startSentinel } from '@pg-checkout/test-helpers/redis-sentinel';
+import { audit, payUnderLoad, type Audit } from '@pg-checkout/test-helpers/checkout-load';
 
 export interface FailoverRun {
   downAfterMs: string;

@@ -9,12 +9,12 @@ import type { Redis } from 'ioredis';
 import { startChild, type Child } from './lib/child.js';
 import { quantile } from './lib/pool.js';
 import type { SandboxReady } from './sandbox-bench.js';
-import { startRedis } from '../../packages/server/test/helpers/redis-server.js';
-import { startCluster } from '../../packages/server/test/helpers/redis-cluster.js';
+import { startRedis } from '@pg-checkout/test-helpers/redis-server';
+import { startCluster } from '@pg-checkout/test-helpers/redis-cluster';
 import {
   commandCalls,
   commandsPerPayment as perPaymentOf,
-} from '../../packages/server/test/helpers/redis-server.js';
+} from '@pg-checkout/test-helpers/redis-server';
 
 export const STORE_LEVELS = [1, 10, 50] as const;
 const ROUND_SECONDS = 3;

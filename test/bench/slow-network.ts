@@ -9,7 +9,7 @@
  * same round trip as the script (the amount no later than one round trip after the script's).
  */
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { startShop } from '../support/shop.js';
 
 /** Chrome DevTools' "Slow 3G": 400 ms x 5 latency, 500 kbit/s x 0.8 each way. */

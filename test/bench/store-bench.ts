@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { MemoryStore, RedisStore, type CheckoutStore } from '@pg-checkout/express';
 import { pool } from './lib/pool.js';
 import { startRedis } from './lib/redis.js';
-import { startCluster } from '../../packages/server/test/helpers/redis-cluster.js';
+import { startCluster } from '@pg-checkout/test-helpers/redis-cluster';
 import { memoryAfterGc } from './lib/serve.js';
 
 const SESSIONS = 10_000;

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import {
   installApp,
   listFiles,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
-import { completeChallenge, runMethodStep } from '../../packages/server/test/helpers/bank.js';
+import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 
 export interface Gateway {
   url: string;

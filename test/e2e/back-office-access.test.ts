@@ -7,7 +7,7 @@ import {
   csrfIn,
   formFields,
   type AdminSession,
-} from '../support/admin.js';
+} from '@pg-checkout/test-helpers/admin';
 import { assertNoCardData } from '../support/card-data.js';
 import { authorizedPayment, sandboxStatus } from '../support/gateway.js';
 import { startShop, type Shop } from '../support/shop.js';

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startDemo, type RunningDemo } from 'demo-server/app';
-import { completeChallenge, runMethodStep } from '../../packages/server/test/helpers/bank.js';
-import { launchChromium } from '../support/browser.js';
+import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const shots = join(

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { signInToBackOffice } from '../support/admin.js';
-import { launchChromium } from '../support/browser.js';
+import { signInToBackOffice } from '@pg-checkout/test-helpers/admin';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { assertNoCardData } from '../support/card-data.js';
 import { checkout, finalStatus, payWithCard } from '../support/checkout.js';
 import { startShop, type Shop } from '../support/shop.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { adminSession, type AdminSession } from '../support/admin.js';
+import { adminSession, type AdminSession } from '@pg-checkout/test-helpers/admin';
 import { assertNoCardData } from '../support/card-data.js';
 import { startShop, type Shop } from '../support/shop.js';
 

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { assertNoCardData } from '../support/card-data.js';
 import {
   acsFrame,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { adminSession, type AdminSession } from '../support/admin.js';
+import { adminSession, type AdminSession } from '@pg-checkout/test-helpers/admin';
 import { assertNoCardData } from '../support/card-data.js';
 import { authorizedPayment, notifyHash } from '../support/gateway.js';
 import { startShop, type Shop } from '../support/shop.js';

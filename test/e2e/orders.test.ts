@@ -14,10 +14,14 @@ import {
   ordersIn,
   submitForm,
   type AdminSession,
-} from '../support/admin.js';
+} from '@pg-checkout/test-helpers/admin';
 import { assertNoCardData } from '../support/card-data.js';
 import { notifyHash } from '../support/gateway.js';
-import { postgresSkipReason, startPostgres, type Postgres } from '../support/postgres.js';
+import {
+  postgresSkipReason,
+  startPostgres,
+  type Postgres,
+} from '@pg-checkout/test-helpers/postgres';
 import { startShop, type Shop } from '../support/shop.js';
 
 // The demo shop as a merchant runs it: orders in a database (PGlite, and a real PostgreSQL), kept

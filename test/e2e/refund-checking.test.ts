@@ -3,9 +3,9 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { GatewayClient } from '@pg-checkout/node';
-import { signInToBackOffice } from '../support/admin.js';
-import { launchChromium } from '../support/browser.js';
-import { startLossyGateway, type LossyGateway } from '../support/lossy-gateway.js';
+import { signInToBackOffice } from '@pg-checkout/test-helpers/admin';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
+import { startLossyGateway, type LossyGateway } from '@pg-checkout/test-helpers/lossy-gateway';
 import { startShop, type Shop } from '../support/shop.js';
 
 // Issue 26, case 4 in the browser: `npm start` talks to the gateway through a network that loses a

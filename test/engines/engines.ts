@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import puppeteer, { type Browser as PBrowser, type Page as PPage } from 'puppeteer-core';
 import type { Browser as PwBrowser, Page as PwPage } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { Keys, WebDriverSession } from './webdriver.js';
 
 export type EngineName = 'chromium' | 'firefox' | 'webkit';

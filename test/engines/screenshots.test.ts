@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { assertAccessible } from '../support/axe.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { acsFrame, checkout, payWithCard } from '../support/checkout.js';
 import { startShop, type Shop } from '../support/shop.js';
 

@@ -4,11 +4,7 @@
  * port after a short random downtime. Every server it starts is killed when the soak ends, also
  * when it fails or is interrupted.
  */
-import {
-  freePort,
-  spawnRedis,
-  type RedisProcess,
-} from '../../packages/server/test/helpers/redis-server.js';
+import { freePort, spawnRedis, type RedisProcess } from '@pg-checkout/test-helpers/redis-server';
 import { seeded } from './random.js';
 
 export interface FaultStats {

@@ -8,7 +8,7 @@ export const ADMIN_PASSWORD = 'demo test password';
 
 export interface TestDemo extends RunningDemo {
   logs: string[];
-  /** What `test/support/admin.ts` needs of a shop. */
+  /** What `@pg-checkout/test-helpers/admin` needs of a shop. */
   shop: { url: string; adminPassword: string };
 }
 

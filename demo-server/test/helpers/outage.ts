@@ -5,7 +5,7 @@ import {
   postgresSkipReason,
   startPostgres,
   type Postgres,
-} from '../../../test/support/postgres.js';
+} from '@pg-checkout/test-helpers/postgres';
 import { openDatabase, type Database, type Queryable } from '../../src/db.js';
 import { startTestDemo, type TestDemo } from './demo.js';
 

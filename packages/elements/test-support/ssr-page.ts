@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 
 const elements = fileURLToPath(new URL('..', import.meta.url));
 
@@ -71,22 +71,6 @@ export async function startSsrPage(client: string): Promise<SsrPage> {
         server.close(() => resolve());
       }),
   };
-}
-
-/** Debian's Chromium (CHROME_PATH overrides), with the flags this machine needs as root. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
 }
 
 /** Records the page's CSP violations (in `window.__violations`) from before its first script. */

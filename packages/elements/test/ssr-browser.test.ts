@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { html } from 'lit';
 import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { serverStyleHashes } from '../src/csp.js';
 import {
   bundleClient,
   hydrate,
-  launchChromium,
   recordViolations,
   startSsrPage,
   violations,

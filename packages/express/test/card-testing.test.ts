@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import { createCheckout, type CardTestingEvent } from '../src/index.js';
-import { FakeGateway } from '../../server/test/helpers/fake-gateway.js';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { card, SESSION_SECRET, startApp } from './helpers/app.js';
 
 // Issue 26: one card tester is stopped after a few declines, the merchant is told with counts

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Request, Response } from 'express';
 import { createCheckout } from '../src/index.js';
-import { FakeGateway } from '../../server/test/helpers/fake-gateway.js';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { card, SESSION_SECRET } from './helpers/app.js';
 
 // Vite's and Nuxt's dev servers are Connect stacks: a mounted handler gets Node's own request and

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { GatewayClient } from '@pg-checkout/node';
 import { createCheckout, MemoryStore, type PaymentEvent } from '../src/index.js';
-import { startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
+import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const CARD = {

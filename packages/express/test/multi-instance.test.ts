@@ -2,8 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RedisStore } from '../src/index.js';
 import { bankPost, card, startApp, type TestApp } from './helpers/app.js';
-import { FakeGateway } from '../../server/test/helpers/fake-gateway.js';
-import { startRedis, type TestRedis } from '../../server/test/helpers/redis-server.js';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
+import { startRedis, type TestRedis } from '@pg-checkout/test-helpers/redis-server';
 
 let redis: TestRedis;
 let one: TestApp;

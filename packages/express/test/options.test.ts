@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCheckout, type CheckoutOptions } from '../src/index.js';
-import { FakeGateway } from '../../server/test/helpers/fake-gateway.js';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 
 const base = (): CheckoutOptions => ({
   gateway: { token: 't', secret: 's', baseUrl: 'http://127.0.0.1:1' },

@@ -8,7 +8,7 @@ import express from 'express';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckout, MemoryStore, type OrderChangedEvent } from '../src/index.js';
-import { FakeGateway } from '../../server/test/helpers/fake-gateway.js';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { bankPost, card, local, SESSION_SECRET, SHOP_ORIGIN, startApp } from './helpers/app.js';
 
 type Logged = [level: string, message: string, fields: Record<string, unknown>];

@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { RedisStore } from '../src/index.js';
-import { startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
-import { startCluster, type TestCluster } from '../../server/test/helpers/redis-cluster.js';
-import { audit, payUnderLoad } from './helpers/checkout-load.js';
+import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
+import { startCluster, type TestCluster } from '@pg-checkout/test-helpers/redis-cluster';
+import { audit, payUnderLoad } from '@pg-checkout/test-helpers/checkout-load';
 import { challengeAcrossInstances } from './helpers/checkout-flows.js';
 
 let cluster: TestCluster;

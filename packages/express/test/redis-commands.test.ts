@@ -4,15 +4,15 @@ import type { Redis } from 'ioredis';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { RedisStore } from '../src/index.js';
 import type { CheckoutOptions } from '../src/index.js';
-import { startSandboxApp } from './helpers/sandbox-app.js';
-import { startCluster, type TestCluster } from '../../server/test/helpers/redis-cluster.js';
+import { startSandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
+import { startCluster, type TestCluster } from '@pg-checkout/test-helpers/redis-cluster';
 import {
   commandCalls,
   commandsPerPayment as perPaymentOf,
   startRedis,
   type TestRedis,
-} from '../../server/test/helpers/redis-server.js';
-import { CARD } from './helpers/checkout-load.js';
+} from '@pg-checkout/test-helpers/redis-server';
+import { CARD } from '@pg-checkout/test-helpers/checkout-load';
 
 let redis: TestRedis;
 let cluster: TestCluster;

@@ -2,9 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { RedisStore } from '../src/index.js';
-import { startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
-import { startSentinel, type TestSentinel } from '../../server/test/helpers/redis-sentinel.js';
-import { audit, payUnderLoad } from './helpers/checkout-load.js';
+import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
+import { startSentinel, type TestSentinel } from '@pg-checkout/test-helpers/redis-sentinel';
+import { audit, payUnderLoad } from '@pg-checkout/test-helpers/checkout-load';
 import { challengeAcrossInstances } from './helpers/checkout-flows.js';
 
 // Sentinel's default down-after-milliseconds is 30 s; here 2 s, so the failover test takes

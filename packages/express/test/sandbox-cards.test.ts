@@ -9,7 +9,7 @@ import {
   type Answer,
   type SandboxApp,
   bankAnswer,
-} from './helpers/sandbox-app.js';
+} from '@pg-checkout/test-helpers/sandbox-app';
 
 let app: SandboxApp;
 const logLines: string[] = [];

@@ -5,7 +5,7 @@ import {
   runMethodStep,
   startSandboxApp,
   type SandboxApp,
-} from './helpers/sandbox-app.js';
+} from '@pg-checkout/test-helpers/sandbox-app';
 
 let app: SandboxApp;
 // A short client timeout against a sandbox that holds answers longer: a real "outcome unknown".

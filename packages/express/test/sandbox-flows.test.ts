@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WebhookEvent } from '../src/index.js';
-import { startSandboxApp, type SandboxApp } from './helpers/sandbox-app.js';
+import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
 
 let app: SandboxApp;
 const webhooks: WebhookEvent[] = [];

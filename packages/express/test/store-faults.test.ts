@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { bankPost, card, local, startApp, type TestApp } from './helpers/app.js';
-import { FlakyStore } from '../../server/test/helpers/flaky-store.js';
+import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
 
 // Issue 10, point 4: the store is a cache of the truth. It may fail or forget between any two
 // lines; the shopper is told "not charged" only when that is so, and no loss charges twice.

@@ -7,8 +7,8 @@ import {
   runMethodStep,
   startSandboxApp,
   type SandboxApp,
-} from './helpers/sandbox-app.js';
-import { audit, payUnderLoad } from './helpers/checkout-load.js';
+} from '@pg-checkout/test-helpers/sandbox-app';
+import { audit, payUnderLoad } from '@pg-checkout/test-helpers/checkout-load';
 import { readPayment } from './helpers/checkout-flows.js';
 
 // Small enough that a second of payments fills it; headroom for the 10 payments in flight.

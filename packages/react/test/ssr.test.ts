@@ -8,7 +8,7 @@ import { createElement } from 'react';
 import type { Browser, Page } from 'playwright-core';
 import { renderToString } from 'react-dom/server';
 import { PgCheckout } from '../src/server.js';
-import { launchChromium } from '../../elements/test-support/ssr-page.js';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { App } from './app.js';
 
 // The drop-in rendered by React on the server (the `node` entry) is the element with its markup in a

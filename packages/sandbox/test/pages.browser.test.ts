@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { framePostPage, startMerchant } from './helpers/merchant.js';
 import { waitFor } from './helpers/receiver.js';
 import { createBody, ref, startHarness, YEAR, type Harness } from './helpers/sandbox.js';

@@ -6,8 +6,8 @@ import { createContext } from '../src/internal/context.js';
 import { validateOptions } from '../src/internal/validate-options.js';
 import type { CheckoutOrder } from '../src/options.js';
 import { payByCard } from '../src/use-cases/pay-by-card.js';
-import { FakeGateway } from './helpers/fake-gateway.js';
-import { FlakyStore } from './helpers/flaky-store.js';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
+import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 

@@ -19,8 +19,8 @@ import {
   type CheckoutSweep,
   type PaymentEvent,
 } from '../src/index.js';
-import { completeChallenge, runMethodStep } from './helpers/bank.js';
-import { FlakyStore } from './helpers/flaky-store.js';
+import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
+import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
 
 type Handler = CheckoutHandler & CheckoutSweep;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };

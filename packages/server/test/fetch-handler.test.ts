@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler, type CheckoutHandler } from '../src/index.js';
-import { completeChallenge, runMethodStep } from './helpers/bank.js';
+import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 
 // What a Fetch-based framework does for the handler: a Request from Node's request, the
 // Response written back, and the client address from the socket.

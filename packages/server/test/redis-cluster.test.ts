@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { Cluster } from 'ioredis';
 import { RedisStore } from '../src/stores/redis.js';
 import { storeSuite } from './helpers/store-suite.js';
-import { startCluster, type TestCluster } from './helpers/redis-cluster.js';
-import { callsBetween, commandCalls } from './helpers/redis-server.js';
+import { startCluster, type TestCluster } from '@pg-checkout/test-helpers/redis-cluster';
+import { callsBetween, commandCalls } from '@pg-checkout/test-helpers/redis-server';
 
 let cluster: TestCluster;
 let client: Cluster;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Redis } from 'ioredis';
 import { RedisStore } from '../src/stores/redis.js';
 import { storeSuite } from './helpers/store-suite.js';
-import { startSentinel, type TestSentinel } from './helpers/redis-sentinel.js';
+import { startSentinel, type TestSentinel } from '@pg-checkout/test-helpers/redis-sentinel';
 
 // Sentinel's default down-after-milliseconds is 30 s; 1 s keeps this file short. The failover
 // with the default timing runs in the bench (`npm run bench -- --only=failover`).

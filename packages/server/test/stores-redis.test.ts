@@ -2,7 +2,12 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RedisStore } from '../src/stores/redis.js';
 import { storeSuite } from './helpers/store-suite.js';
-import { callsBetween, commandCalls, startRedis, type TestRedis } from './helpers/redis-server.js';
+import {
+  callsBetween,
+  commandCalls,
+  startRedis,
+  type TestRedis,
+} from '@pg-checkout/test-helpers/redis-server';
 
 let redis: TestRedis;
 before(async () => {

@@ -7,7 +7,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler, type CheckoutHandler } from '../src/index.js';
-import { completeChallenge, runMethodStep } from './helpers/bank.js';
+import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 import { callJson, cardBody, serveHandler } from './helpers/fetch-server.js';
 import { inMemoryTelemetry, sumOf } from './helpers/telemetry.js';
 

@@ -13,8 +13,8 @@ import type { CheckoutOrder } from '../src/options.js';
 import type { OwnedPaymentState } from '../src/payment-state.js';
 import { payByCard } from '../src/use-cases/pay-by-card.js';
 import { orderStatus, paymentStatus } from '../src/use-cases/status.js';
-import { FakeGateway } from './helpers/fake-gateway.js';
-import { FlakyStore } from './helpers/flaky-store.js';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
+import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { createCheckout, type CheckoutOptions } from '../../src/index.js';
-import { FakeGateway } from '../../../server/test/helpers/fake-gateway.js';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 
 // Tests read many answer shapes; `any` keeps assertions short.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

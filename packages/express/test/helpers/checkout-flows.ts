@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { bankAnswer, runMethodStep, type Answer, type SandboxApp } from './sandbox-app.js';
+import {
+  bankAnswer,
+  runMethodStep,
+  type Answer,
+  type SandboxApp,
+} from '@pg-checkout/test-helpers/sandbox-app';
 
 const CHALLENGE_CARD = {
   card: {

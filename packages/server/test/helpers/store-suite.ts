@@ -6,6 +6,10 @@ import type { CheckoutStore } from '../../src/stores/store.js';
 export function storeSuite(name: string, make: () => CheckoutStore): void {
   const key = () => `k-${Math.random().toString(36).slice(2)}`;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  // A short ttl long enough that 20 concurrent calls fall inside it on a busy 2-core machine running
+  // several test files at once (40 ms did not), and a wait that outlives it.
+  const SHORT = 400;
+  const PAST = 2 * SHORT;
 
   describe(`${name}: CheckoutStore contract`, () => {
     it('returns undefined for a missing key and the value after set', async () => {
@@ -27,8 +31,8 @@ export function storeSuite(name: string, make: () => CheckoutStore): void {
     it('expires entries after their ttl', async () => {
       const store = make();
       const k = key();
-      await store.set(k, 'v', 40);
-      await sleep(80);
+      await store.set(k, 'v', SHORT);
+      await sleep(PAST);
       assert.equal(await store.get(k), undefined);
     });
 
@@ -46,9 +50,9 @@ export function storeSuite(name: string, make: () => CheckoutStore): void {
     it('setIfAbsent succeeds again once the claim expired or was deleted', async () => {
       const store = make();
       const k = key();
-      assert.equal(await store.setIfAbsent(k, 'a', 40), true);
-      assert.equal(await store.setIfAbsent(k, 'b', 40), false);
-      await sleep(80);
+      assert.equal(await store.setIfAbsent(k, 'a', SHORT), true);
+      assert.equal(await store.setIfAbsent(k, 'b', SHORT), false);
+      await sleep(PAST);
       assert.equal(await store.setIfAbsent(k, 'c', 10_000), true);
       await store.delete(k);
       assert.equal(await store.setIfAbsent(k, 'd', 10_000), true);
@@ -67,13 +71,13 @@ export function storeSuite(name: string, make: () => CheckoutStore): void {
     it('increment counts atomically and restarts after the window expires', async () => {
       const store = make();
       const k = key();
-      const counts = await Promise.all(Array.from({ length: 10 }, () => store.increment(k, 60)));
+      const counts = await Promise.all(Array.from({ length: 10 }, () => store.increment(k, SHORT)));
       assert.deepEqual(
         [...counts].sort((a, b) => a - b),
         [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
       );
-      await sleep(100);
-      assert.equal(await store.increment(k, 60), 1);
+      await sleep(PAST);
+      assert.equal(await store.increment(k, SHORT), 1);
     });
 
     it('lockAndGet claims the lock and reads the key only for the winner', async () => {
@@ -104,13 +108,15 @@ export function storeSuite(name: string, make: () => CheckoutStore): void {
       const order = `{o:${key()}}`;
       await store.set(`${order}:ledger`, 'L', 10_000);
       const results = await Promise.all(
-        Array.from({ length: 20 }, () => store.lockAndGet(`${order}:lock`, 40, `${order}:ledger`)),
+        Array.from({ length: 20 }, () =>
+          store.lockAndGet(`${order}:lock`, SHORT, `${order}:ledger`),
+        ),
       );
       const won = results.filter((r) => r.locked);
       assert.equal(won.length, 1);
       assert.deepEqual(won[0], { locked: true, value: 'L' });
-      await sleep(80);
-      assert.deepEqual(await store.lockAndGet(`${order}:lock`, 40, `${order}:ledger`), {
+      await sleep(PAST);
+      assert.deepEqual(await store.lockAndGet(`${order}:lock`, SHORT, `${order}:ledger`), {
         locked: true,
         value: 'L',
       });
@@ -123,14 +129,14 @@ export function storeSuite(name: string, make: () => CheckoutStore): void {
       await store.set(`${tag}:state`, 'old', 10_000);
       await store.writeAll([
         { key: `${tag}:state`, value: 'new', ttlMs: 10_000 },
-        { key: `${tag}:short`, value: 's', ttlMs: 40 },
+        { key: `${tag}:short`, value: 's', ttlMs: SHORT },
         { key: `${tag}:lock`, delete: true },
         { key: `${tag}:never-there`, delete: true },
       ]);
       assert.equal(await store.get(`${tag}:state`), 'new');
       assert.equal(await store.get(`${tag}:short`), 's');
       assert.equal(await store.get(`${tag}:lock`), undefined);
-      await sleep(80);
+      await sleep(PAST);
       assert.equal(await store.get(`${tag}:short`), undefined, 'the short write expired');
       assert.equal(await store.get(`${tag}:state`), 'new');
       await store.writeAll([]);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckoutGateway, LookupRecord, PaymentOutcome } from '../../src/index.js';
+import type { CheckoutGateway, LookupRecord, PaymentOutcome } from '@pg-checkout/server';
 
 // Error classes named like @pg-checkout/node's, which the middleware recognizes by class name.
 export class GatewayError extends Error {

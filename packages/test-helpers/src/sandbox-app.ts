@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { createCheckout, type CheckoutOptions } from '../../src/index.js';
+import { createCheckout, type CheckoutOptions } from '@pg-checkout/express';
 
 export const PAGE_ORIGIN = 'https://shop.test';
 
@@ -124,4 +124,4 @@ export async function startSandboxApp(
 /** Client secrets handed out, by reference: one browser's memory, whichever instance answered. */
 const browserSecrets = new Map<string, string>();
 
-export { bankAnswer, completeChallenge, runMethodStep } from '../../../server/test/helpers/bank.js';
+export { bankAnswer, completeChallenge, runMethodStep } from './bank.js';

@@ -1,5 +1,5 @@
-import { MemoryStore } from '../../src/index.js';
-import type { CheckoutStore } from '../../src/index.js';
+import { MemoryStore } from '@pg-checkout/server';
+import type { CheckoutStore } from '@pg-checkout/server';
 
 /**
  * A store that fails on demand, the way Redis does when it is killed or restarts empty: `down`

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import type { Shop } from './shop.js';
+
+/** Where the demo shop listens and its back office's password. */
+export interface ShopAccess {
+  url: string;
+  adminPassword: string;
+}
 
 /** Opens the demo's back office in the page, signing in first when asked to. */
-export async function signInToBackOffice(page: Page, shop: Shop): Promise<void> {
+export async function signInToBackOffice(page: Page, shop: ShopAccess): Promise<void> {
   await page.goto(`${shop.url}/admin`);
   if (new URL(page.url()).pathname === '/admin/login') {
     await page.getByLabel('Password').fill(shop.adminPassword);
@@ -38,9 +43,7 @@ export function csrfIn(html: string): string {
 }
 
 /** Signs in over HTTP as a script would, returning the session cookie and the page's CSRF token. */
-export async function adminSession(
-  shop: Pick<Shop, 'url' | 'adminPassword'>,
-): Promise<AdminSession> {
+export async function adminSession(shop: ShopAccess): Promise<AdminSession> {
   const login = await fetch(`${shop.url}/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
