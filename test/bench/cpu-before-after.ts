@@ -10,7 +10,7 @@ import { interleave, roundRatio } from './lib/interleave.js';
 import { checkoutPayer } from './middleware-cpu.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
-const PER_ROUND = 1_000;
+const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 1_000);
 const WARM_UP = 2_000;
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };

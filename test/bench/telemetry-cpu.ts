@@ -19,17 +19,33 @@ import {
   InMemorySpanExporter,
 } from '@opentelemetry/sdk-trace-base';
 import type { ServerResponse } from 'node:http';
-import { bundleCheckout, REPO } from './lib/bundle-tree.js';
-import { interleave, roundRatio } from './lib/interleave.js';
+import { bundleCheckout, REPO, type CheckoutPackages } from './lib/bundle-tree.js';
+import { interleave, roundRatio, type Variant } from './lib/interleave.js';
 import { checkoutPayer } from './middleware-cpu.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
-const PER_ROUND = 1_000;
+const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 1_000);
 const WARM_UP = 2_000;
 // Exports come from each round's flush, never from a timer that would fire in another's round.
 const NEVER_BY_TIMER = 3_600_000;
 
-export const TELEMETRY_CPU_MODES = ['off', 'no-sdk', 'sdk', 'prometheus'] as const;
+/**
+ * The four setups of the issue, then four that say where the SDK's cost goes: telemetry off in a
+ * request context of the SDK's context manager (what its HTTP instrumentation gives every
+ * request), the trace and metrics SDKs alone, and both with `gatewaySpans: 'never'`.
+ * `BENCH_MODES=off,sdk,...` picks some; `off` is always measured, first, as the base.
+ */
+export const TELEMETRY_CPU_MODES = [
+  'off',
+  'no-sdk',
+  'sdk',
+  'prometheus',
+  'off-in-context',
+  'trace-only',
+  'metrics-only',
+  'sdk-no-gateway-spans',
+] as const;
+type Mode = (typeof TELEMETRY_CPU_MODES)[number];
 
 /** One Prometheus scrape without the socket: the exporter collects and serializes. */
 const scrape = (exporter: PrometheusExporter) =>
@@ -45,8 +61,9 @@ const scrape = (exporter: PrometheusExporter) =>
   );
 
 export async function benchTelemetryCpu() {
-  const copy = (name: string) => bundleCheckout(REPO, `telemetry-${name}`);
-  const [off, noSdk, sdk, prometheus] = await Promise.all(TELEMETRY_CPU_MODES.map(copy));
+  const picked = process.env.BENCH_MODES?.split(',');
+  const modes = TELEMETRY_CPU_MODES.filter((m) => m === 'off' || !picked || picked.includes(m));
+  const copies = await Promise.all(modes.map((m) => bundleCheckout(REPO, `telemetry-${m}`)));
 
   // What the Node SDK registers: spans follow async calls. Disabled after each round that uses
   // it, so its async hook does not slow the other setups' rounds.
@@ -69,29 +86,53 @@ export async function benchTelemetryCpu() {
   const exporter = new PrometheusExporter({ preventServerStart: true });
   const prometheusMeters = new MeterProvider({ readers: [exporter] });
 
+  const flush = async () => {
+    await tracerProvider.forceFlush();
+    await meterProvider.forceFlush();
+    spans.reset();
+    points.reset();
+  };
+  const disable = () => manager.disable();
+  const request = context.active().setValue(Symbol('request'), true);
+  const setups: Record<Mode, (copy: CheckoutPackages) => Omit<Variant, 'name'>> = {
+    off: (copy) => ({ run: checkoutPayer(copy, { telemetry: { enabled: false } }) }),
+    'no-sdk': (copy) => ({ run: checkoutPayer(copy) }),
+    // The round's spans and metric points exported, then dropped, as a collector takes them.
+    sdk: (copy) => ({
+      run: checkoutPayer(copy, { telemetry: { tracerProvider, meterProvider } }),
+      settle: flush,
+      after: disable,
+    }),
+    prometheus: (copy) => ({
+      run: checkoutPayer(copy, { telemetry: { meterProvider: prometheusMeters } }),
+      settle: () => scrape(exporter),
+      after: disable,
+    }),
+    'off-in-context': (copy) => {
+      const pay = checkoutPayer(copy, { telemetry: { enabled: false } });
+      return { run: () => context.with(request, pay), after: disable };
+    },
+    'trace-only': (copy) => ({
+      run: checkoutPayer(copy, { telemetry: { tracerProvider } }),
+      settle: flush,
+      after: disable,
+    }),
+    'metrics-only': (copy) => ({
+      run: checkoutPayer(copy, { telemetry: { meterProvider } }),
+      settle: flush,
+      after: disable,
+    }),
+    'sdk-no-gateway-spans': (copy) => ({
+      run: checkoutPayer(copy, {
+        telemetry: { tracerProvider, meterProvider, gatewaySpans: 'never' },
+      }),
+      settle: flush,
+      after: disable,
+    }),
+  };
+
   const results = await interleave(
-    [
-      { name: 'off', run: checkoutPayer(off, { telemetry: { enabled: false } }) },
-      { name: 'no-sdk', run: checkoutPayer(noSdk) },
-      {
-        name: 'sdk',
-        run: checkoutPayer(sdk, { telemetry: { tracerProvider, meterProvider } }),
-        // The round's spans and metric points exported, then dropped, as a collector takes them.
-        settle: async () => {
-          await tracerProvider.forceFlush();
-          await meterProvider.forceFlush();
-          spans.reset();
-          points.reset();
-        },
-        after: () => manager.disable(),
-      },
-      {
-        name: 'prometheus',
-        run: checkoutPayer(prometheus, { telemetry: { meterProvider: prometheusMeters } }),
-        settle: () => scrape(exporter),
-        after: () => manager.disable(),
-      },
-    ],
+    modes.map((mode, i) => ({ name: mode, ...setups[mode](copies[i]!) })),
     { warmUp: WARM_UP, perRound: PER_ROUND, rounds: ROUNDS },
   );
   await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown(), exporter.shutdown()]);
