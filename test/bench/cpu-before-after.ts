@@ -2,7 +2,8 @@
  * The middleware's CPU per card payment, an older tree against this one, in one process (issue
  * 26's "before and after"): each tree bundled with its own packages, with no hook and with a
  * no-op `onPaymentCompleted`, four variants in interleaved rounds. The older tree is a directory
- * holding its `packages/`, e.g. `git archive <commit> packages | tar -x -C /tmp/before`.
+ * holding its `packages/`, e.g. `git archive <commit> packages | tar -x -C /tmp/before`; "after"
+ * is this tree unless another is given the same way.
  */
 import { resolve } from 'node:path';
 import { bundleCheckout, REPO } from './lib/bundle-tree.js';
@@ -16,14 +17,14 @@ const WARM_UP = 2_000;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const hook = { onPaymentCompleted: async () => undefined };
 
-export async function benchCpuBeforeAfter(beforeDir: string) {
+export async function benchCpuBeforeAfter(beforeDir: string, afterDir = REPO) {
   // A copy of each tree per variant: no variant's JIT feedback shapes another's code.
   const tree = (root: string, name: string) => bundleCheckout(resolve(root), name);
   const [before, beforeHooked, after, afterHooked] = await Promise.all([
     tree(beforeDir, 'before'),
     tree(beforeDir, 'before-hook'),
-    tree(REPO, 'after'),
-    tree(REPO, 'after-hook'),
+    tree(afterDir, 'after'),
+    tree(afterDir, 'after-hook'),
   ]);
   const results = await interleave(
     [

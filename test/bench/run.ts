@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: signing, middleware overhead, sandbox throughput and memory, stores and the
  * browser, printed as Markdown tables. Loopback only; `--only=signing,overhead,...` picks parts.
- * `cpu-before-after` needs `--before=<dir>`: an older tree's `packages/` to compare this one with.
+ * `cpu-before-after` needs `--before=<dir>`: an older tree's `packages/` to compare this one (or
+ * `--after=<dir>`) with.
  */
 import { fileURLToPath } from 'node:url';
 import { GatewayClient } from '@pg-checkout/node';
@@ -39,6 +40,7 @@ const PARTS = [
 // Only on request: it needs an older tree.
 const DEFAULT_PARTS: readonly string[] = PARTS.filter((p) => p !== 'cpu-before-after');
 const beforeDir = process.argv.find((a) => a.startsWith('--before='))?.slice(9);
+const afterDir = process.argv.find((a) => a.startsWith('--after='))?.slice(8);
 const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice(7)
@@ -94,10 +96,10 @@ if (want('cpu')) {
 }
 
 if (want('cpu-before-after')) {
-  const c = await benchCpuBeforeAfter(beforeDir!);
+  const c = await benchCpuBeforeAfter(beforeDir!, afterDir);
   console.log(
     `## Middleware CPU before and after, in one process (card payment, gateway answered in memory; ${c.rounds} interleaved rounds of ${fmt(c.perRound)})\n\n` +
-      `before: ${beforeDir}\n`,
+      `before: ${beforeDir}, after: ${afterDir ?? 'this tree'}\n`,
   );
   const row = (setup: string, r: typeof c.noHook) => [
     setup,
