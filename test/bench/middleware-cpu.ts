@@ -4,7 +4,8 @@
  * CPU time, not throughput, so a busy machine moves it less than the overhead part.
  */
 import { GatewayClient } from '@pg-checkout/node';
-import { createCheckoutHandler } from '@pg-checkout/server';
+import { createCheckoutHandler, type CheckoutOptions } from '@pg-checkout/server';
+import type { CheckoutPackages } from './lib/bundle-tree.js';
 
 const WARM_UP = 2_000;
 const PER_ROUND = 4_000;
@@ -15,7 +16,14 @@ const json = (body: unknown) =>
     new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } }),
   );
 
-export async function benchMiddlewareCpu(): Promise<{ msPerPayment: number; rounds: number[] }> {
+/**
+ * One approved card payment through a checkout built from `packages` (this tree's by default) with
+ * `extra` options (a hook, telemetry), answered by the in-memory gateway.
+ */
+export function checkoutPayer(
+  packages: CheckoutPackages = { createCheckoutHandler, GatewayClient },
+  extra: Partial<CheckoutOptions> = {},
+): () => Promise<void> {
   let n = 0;
   // The create approves; the lookup before it finds nothing (the sandbox's fin025).
   const gatewayFetch = ((input: string | URL | Request, init?: RequestInit) =>
@@ -34,8 +42,8 @@ export async function benchMiddlewareCpu(): Promise<{ msPerPayment: number; roun
           message: 'No transaction found',
           originalErrorCode: 'fin025',
         })) as typeof fetch;
-  const handler = createCheckoutHandler({
-    gateway: new GatewayClient({
+  const handler = packages.createCheckoutHandler({
+    gateway: new packages.GatewayClient({
       baseUrl: 'https://gateway.example',
       token: 'bench-token',
       secret: 'bench-secret',
@@ -47,6 +55,7 @@ export async function benchMiddlewareCpu(): Promise<{ msPerPayment: number; roun
     environment: 'development',
     rateLimit: false,
     resolveOrder: () => ({ amount: 12_345, currency: 'ZAR', reference: `order-${++n}` }),
+    ...extra,
   });
   const body = JSON.stringify({
     card: {
@@ -72,6 +81,11 @@ export async function benchMiddlewareCpu(): Promise<{ msPerPayment: number; roun
     const answer = (await response.json()) as { status?: string };
     if (answer.status !== 'approved') throw new Error(`not approved: ${JSON.stringify(answer)}`);
   };
+  return pay;
+}
+
+export async function benchMiddlewareCpu(): Promise<{ msPerPayment: number; rounds: number[] }> {
+  const pay = checkoutPayer();
   for (let i = 0; i < WARM_UP; i++) await pay();
   const rounds: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {

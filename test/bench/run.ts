@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: signing, middleware overhead, sandbox throughput and memory, stores and the
  * browser, printed as Markdown tables. Loopback only; `--only=signing,overhead,...` picks parts.
+ * `cpu-before-after` needs `--before=<dir>`: an older tree's `packages/` to compare this one (or
+ * `--after=<dir>`) with.
  */
 import { fileURLToPath } from 'node:url';
 import { GatewayClient } from '@pg-checkout/node';
@@ -14,6 +16,8 @@ import { benchSandbox, type SandboxReady } from './sandbox-bench.js';
 import { benchSweep } from './reconcile-bench.js';
 import { benchSigning } from './signing.js';
 import { benchMiddlewareCpu } from './middleware-cpu.js';
+import { benchCpuBeforeAfter } from './cpu-before-after.js';
+import { benchTelemetryCpu } from './telemetry-cpu.js';
 import { benchStores } from './store-bench.js';
 import { benchTelemetry } from './telemetry-bench.js';
 import { printFailover, printRedisRoutes } from './redis-report.js';
@@ -30,7 +34,13 @@ const PARTS = [
   'slow3g',
   'reconcile',
   'telemetry',
+  'telemetry-cpu',
+  'cpu-before-after',
 ] as const;
+// Only on request: it needs an older tree.
+const DEFAULT_PARTS: readonly string[] = PARTS.filter((p) => p !== 'cpu-before-after');
+const beforeDir = process.argv.find((a) => a.startsWith('--before='))?.slice(9);
+const afterDir = process.argv.find((a) => a.startsWith('--after='))?.slice(8);
 const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice(7)
@@ -40,7 +50,14 @@ if (unknown?.length) {
   console.error(`unknown part(s) ${unknown.join(', ')}; choose from ${PARTS.join(', ')}`);
   process.exit(2);
 }
-const want = (part: (typeof PARTS)[number]) => !only || only.includes(part);
+const want = (part: (typeof PARTS)[number]) =>
+  only ? only.includes(part) : DEFAULT_PARTS.includes(part);
+if (want('cpu-before-after') && !beforeDir) {
+  console.error(
+    'cpu-before-after needs --before=<dir>, e.g. `git archive <commit> packages | tar -x -C <dir>`',
+  );
+  process.exit(2);
+}
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const started = Date.now();
@@ -76,6 +93,70 @@ if (want('cpu')) {
       ['rounds', c.rounds.map((r) => fmt(r, 3)).join(', ')],
     ],
   );
+}
+
+if (want('cpu-before-after')) {
+  const c = await benchCpuBeforeAfter(beforeDir!, afterDir);
+  console.log(
+    `## Middleware CPU before and after, in one process (card payment, gateway answered in memory; ${c.rounds} interleaved rounds of ${fmt(c.perRound)})\n\n` +
+      `before: ${beforeDir}, after: ${afterDir ?? 'this tree'}\n`,
+  );
+  const row = (setup: string, r: typeof c.noHook) => [
+    setup,
+    fmt(r.before, 3),
+    fmt(r.after, 3),
+    fmt(r.ratio.median, 3),
+    `${fmt(r.ratio.min, 2)} to ${fmt(r.ratio.max, 2)}`,
+  ];
+  table(
+    ['', 'before ms/payment', 'after ms/payment', 'after / before (median of rounds)', 'rounds'],
+    [row('no hook', c.noHook), row('no-op onPaymentCompleted', c.hook)],
+  );
+  for (const [setup, r] of [
+    ['no hook', c.noHook],
+    ['no-op hook', c.hook],
+  ] as const)
+    goal(
+      `middleware CPU after / before, ${setup}: ${fmt(r.ratio.median, 3)} <= 1.05`,
+      r.ratio.median <= 1.05,
+    );
+}
+
+if (want('telemetry-cpu')) {
+  const t = await benchTelemetryCpu();
+  console.log(
+    `## Telemetry CPU in one process (card payment, gateway answered in memory; ${t.rounds} interleaved rounds of ${fmt(t.perRound)})\n`,
+  );
+  const label: Record<string, string> = {
+    off: 'telemetry off (`enabled: false`)',
+    'no-sdk': '@opentelemetry/api installed, no SDK registered',
+    sdk: 'trace + metrics SDK, in-memory exporters (flushed each round)',
+    prometheus: 'metrics SDK + Prometheus exporter (scraped each round)',
+    'off-in-context': "off, each payment in the SDK context manager's request context",
+    'trace-only': 'trace SDK alone, in-memory exporter',
+    'metrics-only': 'metrics SDK alone, in-memory exporter',
+    'sdk-no-gateway-spans':
+      "trace + metrics SDK, `gatewaySpans: 'never'` (the use case's span only)",
+  };
+  table(
+    ['setup', 'ms of CPU per payment', 'vs off (median of rounds)', 'rounds'],
+    t.modes.map((m) => [
+      label[m.mode]!,
+      fmt(m.ms, 3),
+      fmt(m.ratio.median, 3),
+      `${fmt(m.ratio.min, 2)} to ${fmt(m.ratio.max, 2)}`,
+    ]),
+  );
+  const of = (mode: string) => t.modes.find((m) => m.mode === mode)?.ratio.median;
+  for (const [mode, what, most] of [
+    ['no-sdk', 'no SDK', 1.01],
+    ['sdk', 'SDK', 1.1],
+    ['prometheus', 'Prometheus', 1.1],
+  ] as const) {
+    const ratio = of(mode);
+    if (ratio !== undefined)
+      goal(`telemetry CPU, ${what}: ${fmt(ratio, 3)} of off <= ${fmt(most, 2)}`, ratio <= most);
+  }
 }
 
 const startSandbox = () =>
