@@ -158,21 +158,24 @@ const afBesideScriptPlugin = {
 const threeDSFile = join(dist, 'pg-checkout.3ds.js');
 
 /**
- * In the script-tag file, the 3-D Secure entries and `three-ds-ready.ts` are replaced by its loader
- * (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
+ * In the script-tag file, the 3-D Secure entries, `three-ds-ready.ts` and the drop-in's `flow-ready.ts`
+ * are replaced by their loader (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
  */
 const threeDSBesideScriptPlugin = {
   name: 'pg-3ds-beside-script',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)(3ds-v[12](\.component)?|three-ds-ready)\.js$/ }, () => ({
-      path: join(src, 'internal', 'three-ds.lazy.ts'),
-    }));
+    build.onResolve(
+      { filter: /(^|\/)(3ds-v[12](\.component)?|three-ds-ready|flow-ready)\.js$/ },
+      () => ({
+        path: join(src, 'internal', 'three-ds.lazy.ts'),
+      }),
+    );
   },
 };
 
 /**
  * What pg-checkout.3ds.js takes from the script-tag file (`shared` in three-ds.lazy.ts, the same names)
- * instead of bundling a second copy: lit, the context, the API client, the messages.
+ * instead of bundling a second copy: lit, the context, the API client, the messages, the events.
  */
 const SHARED = {
   lit: ['css', 'html', 'LitElement', 'nothing'],
@@ -185,9 +188,15 @@ const SHARED = {
   define: ['defineElement'],
   'events/3ds-complete': ['createPg3dsCompleteEvent'],
   'events/3ds-start': ['createPg3dsStartEvent'],
+  'events/approved': ['createPgApprovedEvent'],
+  'events/declined': ['createPgDeclinedEvent'],
+  'events/failed': ['createPgFailedEvent'],
+  'events/pending': ['createPgPendingEvent'],
+  'events/redirect': ['createPgRedirectEvent'],
+  'components/checkout/failure': ['failure'],
   'i18n/localize': ['createTranslator', 'updateOnTableLoad'],
   'internal/connection': ['ConnectionController'],
-  'internal/failure-message': ['shopperMessage'],
+  'internal/running-payment': ['clearRunningPayment', 'orderMark', 'saveRunningPayment'],
   'internal/server-styles': ['ServerStylesController'],
   'internal/page-scheme': ['PageSchemeController'],
   'styles/theme': ['themeStyles'],
@@ -252,13 +261,14 @@ async function buildIife() {
     outfile: afFile,
     logLevel: 'warning',
   });
-  // 3-D Secure (about 2.5 KB gzip) goes in a file of its own, fetched on the shopper's first touch or 2 s
-  // after load, and before a payment (src/internal/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
+  // 3-D Secure and the drop-in's flow from Pay to the outcome (checkout.flow.ts) go in a file of their own,
+  // fetched on the shopper's first touch or 2 s after load, and before a payment (src/internal/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
   const threeDS = await build({
     stdin: {
       contents:
         "export { Pg3dsV2 } from './components/3ds-v2/3ds-v2.js';\n" +
-        "export { Pg3dsV1 } from './components/3ds-v1/3ds-v1.js';",
+        "export { Pg3dsV1 } from './components/3ds-v1/3ds-v1.js';\n" +
+        "export * as checkoutFlow from './components/checkout/checkout.flow.js';",
       resolveDir: src,
       loader: 'ts',
     },
