@@ -175,7 +175,9 @@ const threeDSBesideScriptPlugin = {
 
 /**
  * What pg-checkout.3ds.js takes from the script-tag file (`shared` in three-ds.lazy.ts, the same names)
- * instead of bundling a second copy: lit, the context, the API client, the messages, the events.
+ * instead of bundling a second copy: lit, the context, the API client, the messages. The small pure helpers
+ * only the flow after Pay uses (its events, the sessionStorage entry) are copied instead: a name listed here
+ * costs the script-tag file more than the copy costs pg-checkout.3ds.js.
  */
 const SHARED = {
   lit: ['css', 'html', 'LitElement', 'nothing'],
@@ -188,15 +190,8 @@ const SHARED = {
   define: ['defineElement'],
   'events/3ds-complete': ['createPg3dsCompleteEvent'],
   'events/3ds-start': ['createPg3dsStartEvent'],
-  'events/approved': ['createPgApprovedEvent'],
-  'events/declined': ['createPgDeclinedEvent'],
-  'events/failed': ['createPgFailedEvent'],
-  'events/pending': ['createPgPendingEvent'],
-  'events/redirect': ['createPgRedirectEvent'],
-  'components/checkout/failure': ['failure'],
   'i18n/localize': ['createTranslator', 'updateOnTableLoad'],
   'internal/connection': ['ConnectionController'],
-  'internal/running-payment': ['clearRunningPayment', 'orderMark', 'saveRunningPayment'],
   'internal/server-styles': ['ServerStylesController'],
   'internal/page-scheme': ['PageSchemeController'],
   'styles/theme': ['themeStyles'],

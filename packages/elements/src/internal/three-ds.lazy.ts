@@ -6,22 +6,15 @@ import { meaningOf } from '../api/codes.js';
 import type { Pg3dsV1 as V1 } from '../components/3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 as V2 } from '../components/3ds-v2/3ds-v2.component.js';
 import type * as Flow from '../components/checkout/checkout.flow.js';
-import { failure } from '../components/checkout/failure.js';
 import { checkoutContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
 import { createPg3dsStartEvent } from '../events/3ds-start.js';
-import { createPgApprovedEvent } from '../events/approved.js';
-import { createPgDeclinedEvent } from '../events/declined.js';
-import { createPgFailedEvent } from '../events/failed.js';
-import { createPgPendingEvent } from '../events/pending.js';
-import { createPgRedirectEvent } from '../events/redirect.js';
 import { createTranslator, updateOnTableLoad } from '../i18n/localize.js';
 import { themeStyles } from '../styles/theme.js';
 import { importBesideScript } from './beside-script.lazy.js';
 import { ConnectionController } from './connection.js';
 import { PageSchemeController } from './page-scheme.js';
-import { clearRunningPayment, orderMark, saveRunningPayment } from './running-payment.js';
 import { ServerStylesController } from './server-styles.js';
 
 /** The 3-D Secure classes, once `pg-checkout.3ds.js` ran (`PgCheckout.Pg3dsV2` in the script tag). */
@@ -45,15 +38,8 @@ const shared = {
   define: { defineElement },
   'events/3ds-complete': { createPg3dsCompleteEvent },
   'events/3ds-start': { createPg3dsStartEvent },
-  'events/approved': { createPgApprovedEvent },
-  'events/declined': { createPgDeclinedEvent },
-  'events/failed': { createPgFailedEvent },
-  'events/pending': { createPgPendingEvent },
-  'events/redirect': { createPgRedirectEvent },
-  'components/checkout/failure': { failure },
   'i18n/localize': { createTranslator, updateOnTableLoad },
   'internal/connection': { ConnectionController },
-  'internal/running-payment': { clearRunningPayment, orderMark, saveRunningPayment },
   'internal/server-styles': { ServerStylesController },
   'internal/page-scheme': { PageSchemeController },
   'styles/theme': { themeStyles },
