@@ -1,4 +1,4 @@
-import { ContextConsumer } from '@lit/context';
+import { ContextConsumer } from './context-controllers.js';
 import { css, html, LitElement, nothing } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
@@ -31,7 +31,7 @@ const FILE = 'pg-checkout.3ds.js';
 const shared = {
   lit: { css, html, LitElement, nothing },
   'lit/directives/keyed.js': { keyed },
-  '@lit/context': { ContextConsumer },
+  'internal/context-controllers': { ContextConsumer },
   'api/client': { CheckoutApi },
   'api/codes': { meaningOf },
   context: { checkoutContext },

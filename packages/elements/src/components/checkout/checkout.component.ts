@@ -1,4 +1,4 @@
-import { ContextProvider } from '@lit/context';
+import { ContextProvider } from '../../internal/context-controllers.js';
 import {
   html,
   isServer,
