@@ -19,7 +19,8 @@ const src = join(root, 'src');
 const dist = join(root, 'dist');
 const iifeFile = join(dist, 'pg-checkout.js');
 const BUDGET = 25 * 1024;
-const GOAL = 20 * 1024;
+// Issue 29: 19.5 KB, so the next feature has room under the 20 KB it was.
+const GOAL = 19.5 * 1024;
 const sizeOnly = process.argv.includes('--size-only');
 
 function sources(dir) {
