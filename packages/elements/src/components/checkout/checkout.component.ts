@@ -402,6 +402,9 @@ export class PgCheckout extends LitElement {
     if (!api || this.inFlight) return;
     this.inFlight = true;
     try {
+      // Said at once, while the script tag may still be fetching the flow.
+      this.message = { key: 'redirecting' };
+      this.setStatus('submitting');
       const flow = await this.loadFlow();
       await (flow ? flow.redirect(this as unknown as FlowHost, api, method) : this.notLoaded());
     } finally {

@@ -316,10 +316,8 @@ async function finish(
   host.focusMessage();
 }
 
-/** Another method's payment page: created here, then the browser goes there. */
+/** Another method's payment page (the drop-in says "redirecting" already): created, then the browser goes there. */
 export async function redirect(host: FlowHost, api: CheckoutApi, method: RedirectMethod) {
-  host.message = { key: 'redirecting' };
-  host.setStatus('submitting');
   orderMark(api.endpoint, true);
   // The hosted page charges another currency than the one shown here, and shows its own total.
   const answer = await api.startRedirect(method, method === 'hosted' ? undefined : shown(host));
