@@ -186,7 +186,6 @@ const SHARED = {
   'lit/directives/keyed.js': ['keyed'],
   'internal/context-controllers': ['ContextConsumer'],
   'api/client': ['CheckoutApi'],
-  'api/codes': ['meaningOf'],
   context: ['checkoutContext'],
   define: ['defineElement'],
   'events/3ds-complete': ['createPg3dsCompleteEvent'],

@@ -2,7 +2,6 @@ import { ContextConsumer } from './context-controllers.js';
 import { css, html, LitElement, nothing } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
-import { meaningOf } from '../api/codes.js';
 import type { Pg3dsV1 as V1 } from '../components/3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 as V2 } from '../components/3ds-v2/3ds-v2.component.js';
 import type * as Flow from '../components/checkout/checkout.flow.js';
@@ -33,7 +32,6 @@ const shared = {
   'lit/directives/keyed.js': { keyed },
   'internal/context-controllers': { ContextConsumer },
   'api/client': { CheckoutApi },
-  'api/codes': { meaningOf },
   context: { checkoutContext },
   define: { defineElement },
   'events/3ds-complete': { createPg3dsCompleteEvent },

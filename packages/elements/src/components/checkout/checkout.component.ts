@@ -8,7 +8,6 @@ import {
   type PropertyDeclarations,
 } from 'lit';
 import { CheckoutApi } from '../../api/client.js';
-import { meaningOf } from '../../api/codes.js';
 import type {
   CheckoutConfig,
   PaymentMethod,
@@ -504,7 +503,10 @@ export class PgCheckout extends LitElement {
     const done =
       status === 'approved' ||
       status === 'pending' ||
-      (m && 'outcome' in m && meaningOf((m.outcome as { code?: string }).code ?? '')?.closesOrder);
+      (m &&
+        'outcome' in m &&
+        // An outcome comes from the flow (or is `not_loaded`, which closes nothing): its table is there.
+        this.flow?.meaningOf((m.outcome as { code?: string }).code ?? '')?.closesOrder);
     const ended = status === 'declined' || status === 'failed';
     // Busy or ended: the way on is the message (and "Try again"), never Pay beside it.
     const away = ended || status === 'authenticating' || status === 'checking';

@@ -32,7 +32,7 @@ import type { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
 // What `<pg-checkout>` does from Pay (or a reload that finds a payment) to the outcome. The script tag
 // ships it in pg-checkout.3ds.js, fetched on the first touch like 3-D Secure: no page pays for it at load.
 
-export { shopperMessage };
+export { meaningOf, shopperMessage };
 
 /** What the message region says: an outcome (localized at render, so a locale switch applies) or a step. */
 export type CheckoutMessage = { outcome: FinalPaymentState } | { key: MessageKey };
