@@ -10,7 +10,8 @@ import { elements, ensureElementsBuilt, root, scriptTag } from './lib/elements-b
 import { FLOOR_SOURCE } from './lib/floor.js';
 
 const BUDGET_GZIP = 25 * 1024;
-const GOAL_GZIP = 20 * 1024;
+// Issue 29: 19.5 KB, so the next feature has room under the 20 KB it was.
+const GOAL_GZIP = 19.5 * 1024;
 
 const dist = join(elements, 'dist');
 
@@ -67,7 +68,10 @@ async function main(): Promise<void> {
   ];
   const threeDSFile = join(dist, 'pg-checkout.3ds.js');
   const threeDS = existsSync(threeDSFile)
-    ? measure('beside it: dist/pg-checkout.3ds.js (3-D Secure, at idle)', readFileSync(threeDSFile))
+    ? measure(
+        'beside it: dist/pg-checkout.3ds.js (3-D Secure, steps after Pay; first touch)',
+        readFileSync(threeDSFile),
+      )
     : undefined;
   const afFile = join(dist, 'pg-checkout.af.js');
   const af = existsSync(afFile)

@@ -89,6 +89,22 @@ describe('the other ways to load the elements', () => {
     await context.close();
   });
 
+  test('the script-tag page words a decline and, after a reload, shows the paid order with the flow from pg-checkout.3ds.js', async () => {
+    const page = await open('/script-tag.html');
+    await payWithCard(page, { number: '4000000000000002' });
+    assert.equal(await finalStatus(page), 'declined');
+    assert.match(await shopperMessage(page), /declined/i);
+    await page.locator('pg-checkout [part="retry"], pg-checkout >> [part="retry"]').first().click();
+    await payWithCard(page, { number: '4111111111111111' });
+    assert.equal(await finalStatus(page), 'approved');
+    const reference = await checkout(page).getAttribute('reference');
+    await page.reload();
+    assert.equal(await finalStatus(page), 'approved');
+    assert.match(await shopperMessage(page), new RegExp(`Reference: ${reference}`));
+    assert.equal(await page.locator('pg-card-form').count(), 0, 'no form to pay again');
+    await page.context().close();
+  });
+
   test('the script-tag page shows Afrikaans from pg-checkout.af.js, English until it arrives', async () => {
     const page = await open('/script-tag.html');
     const label = page.locator('pg-card-form label[for=number]');

@@ -19,7 +19,8 @@ const src = join(root, 'src');
 const dist = join(root, 'dist');
 const iifeFile = join(dist, 'pg-checkout.js');
 const BUDGET = 25 * 1024;
-const GOAL = 20 * 1024;
+// Issue 29: 19.5 KB, so the next feature has room under the 20 KB it was.
+const GOAL = 19.5 * 1024;
 const sizeOnly = process.argv.includes('--size-only');
 
 function sources(dir) {
@@ -158,36 +159,39 @@ const afBesideScriptPlugin = {
 const threeDSFile = join(dist, 'pg-checkout.3ds.js');
 
 /**
- * In the script-tag file, the 3-D Secure entries and `three-ds-ready.ts` are replaced by its loader
- * (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
+ * In the script-tag file, the 3-D Secure entries, `three-ds-ready.ts` and the drop-in's `flow-ready.ts`
+ * are replaced by their loader (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
  */
 const threeDSBesideScriptPlugin = {
   name: 'pg-3ds-beside-script',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)(3ds-v[12](\.component)?|three-ds-ready)\.js$/ }, () => ({
-      path: join(src, 'internal', 'three-ds.lazy.ts'),
-    }));
+    build.onResolve(
+      { filter: /(^|\/)(3ds-v[12](\.component)?|three-ds-ready|flow-ready)\.js$/ },
+      () => ({
+        path: join(src, 'internal', 'three-ds.lazy.ts'),
+      }),
+    );
   },
 };
 
 /**
  * What pg-checkout.3ds.js takes from the script-tag file (`shared` in three-ds.lazy.ts, the same names)
- * instead of bundling a second copy: lit, the context, the API client, the messages.
+ * instead of bundling a second copy: lit, the context, the API client, the messages. The small pure helpers
+ * only the flow after Pay uses (its events, the sessionStorage entry) are copied instead: a name listed here
+ * costs the script-tag file more than the copy costs pg-checkout.3ds.js.
  */
 const SHARED = {
   lit: ['css', 'html', 'LitElement', 'nothing'],
   // A second lit-html (which keyed would bring) would also ask Trusted Types for a second 'lit-html' policy.
   'lit/directives/keyed.js': ['keyed'],
-  '@lit/context': ['ContextConsumer'],
+  'internal/context-controllers': ['ContextConsumer'],
   'api/client': ['CheckoutApi'],
-  'api/codes': ['meaningOf'],
   context: ['checkoutContext'],
   define: ['defineElement'],
   'events/3ds-complete': ['createPg3dsCompleteEvent'],
   'events/3ds-start': ['createPg3dsStartEvent'],
   'i18n/localize': ['createTranslator', 'updateOnTableLoad'],
   'internal/connection': ['ConnectionController'],
-  'internal/failure-message': ['shopperMessage'],
   'internal/server-styles': ['ServerStylesController'],
   'internal/page-scheme': ['PageSchemeController'],
   'styles/theme': ['themeStyles'],
@@ -196,17 +200,12 @@ const SHARED = {
 const sharedPlugin = {
   name: 'pg-3ds-shared',
   setup(build) {
-    build.onResolve(
-      { filter: /^(lit|@lit\/context|lit\/directives\/keyed\.js)$|^\..*\.js$/ },
-      (args) => {
-        const key = args.path.startsWith('.')
-          ? relative(src, join(args.resolveDir, args.path))
-              .replace(/\.js$/, '')
-              .replaceAll('\\', '/')
-          : args.path;
-        return SHARED[key] ? { path: key, namespace: 'pg-shared' } : undefined;
-      },
-    );
+    build.onResolve({ filter: /^(lit|lit\/directives\/keyed\.js)$|^\..*\.js$/ }, (args) => {
+      const key = args.path.startsWith('.')
+        ? relative(src, join(args.resolveDir, args.path)).replace(/\.js$/, '').replaceAll('\\', '/')
+        : args.path;
+      return SHARED[key] ? { path: key, namespace: 'pg-shared' } : undefined;
+    });
     build.onLoad({ filter: /.*/, namespace: 'pg-shared' }, (args) => ({
       contents: `export const { ${SHARED[args.path].join(', ')} } = globalThis[Symbol.for('pg-checkout.3ds')][${JSON.stringify(args.path)}];`,
       loader: 'js',
@@ -252,13 +251,14 @@ async function buildIife() {
     outfile: afFile,
     logLevel: 'warning',
   });
-  // 3-D Secure (about 2.5 KB gzip) goes in a file of its own, fetched on the shopper's first touch or 2 s
-  // after load, and before a payment (src/internal/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
+  // 3-D Secure and the drop-in's flow from Pay to the outcome (checkout.flow.ts) go in a file of their own,
+  // fetched on the shopper's first touch or 2 s after load, and before a payment (src/internal/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
   const threeDS = await build({
     stdin: {
       contents:
         "export { Pg3dsV2 } from './components/3ds-v2/3ds-v2.js';\n" +
-        "export { Pg3dsV1 } from './components/3ds-v1/3ds-v1.js';",
+        "export { Pg3dsV1 } from './components/3ds-v1/3ds-v1.js';\n" +
+        "export * as checkoutFlow from './components/checkout/checkout.flow.js';",
       resolveDir: src,
       loader: 'ts',
     },

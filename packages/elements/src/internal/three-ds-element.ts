@@ -1,4 +1,4 @@
-import { ContextConsumer } from '@lit/context';
+import { ContextConsumer } from './context-controllers.js';
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
@@ -63,7 +63,6 @@ export abstract class ThreeDSElement extends LitElement {
 
   private readonly consumer = new ContextConsumer(this, {
     context: checkoutContext,
-    subscribe: true,
     callback: (value) => (this.checkout = value),
   });
 

@@ -1,10 +1,10 @@
-import { ContextConsumer } from '@lit/context';
+import { ContextConsumer } from './context-controllers.js';
 import { css, html, LitElement, nothing } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
-import { meaningOf } from '../api/codes.js';
 import type { Pg3dsV1 as V1 } from '../components/3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 as V2 } from '../components/3ds-v2/3ds-v2.component.js';
+import type * as Flow from '../components/checkout/checkout.flow.js';
 import { checkoutContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
@@ -13,13 +13,13 @@ import { createTranslator, updateOnTableLoad } from '../i18n/localize.js';
 import { themeStyles } from '../styles/theme.js';
 import { importBesideScript } from './beside-script.lazy.js';
 import { ConnectionController } from './connection.js';
-import { shopperMessage } from './failure-message.js';
 import { PageSchemeController } from './page-scheme.js';
 import { ServerStylesController } from './server-styles.js';
 
 /** The 3-D Secure classes, once `pg-checkout.3ds.js` ran (`PgCheckout.Pg3dsV2` in the script tag). */
 export let Pg3dsV1: typeof V1 | undefined;
 export let Pg3dsV2: typeof V2 | undefined;
+let flow: typeof Flow | undefined;
 
 const FILE = 'pg-checkout.3ds.js';
 
@@ -30,16 +30,14 @@ const FILE = 'pg-checkout.3ds.js';
 const shared = {
   lit: { css, html, LitElement, nothing },
   'lit/directives/keyed.js': { keyed },
-  '@lit/context': { ContextConsumer },
+  'internal/context-controllers': { ContextConsumer },
   'api/client': { CheckoutApi },
-  'api/codes': { meaningOf },
   context: { checkoutContext },
   define: { defineElement },
   'events/3ds-complete': { createPg3dsCompleteEvent },
   'events/3ds-start': { createPg3dsStartEvent },
   'i18n/localize': { createTranslator, updateOnTableLoad },
   'internal/connection': { ConnectionController },
-  'internal/failure-message': { shopperMessage },
   'internal/server-styles': { ServerStylesController },
   'internal/page-scheme': { PageSchemeController },
   'styles/theme': { themeStyles },
@@ -58,6 +56,7 @@ export const threeDSReady = (): Promise<boolean> =>
     (m) => {
       Pg3dsV1 = m.Pg3dsV1;
       Pg3dsV2 = m.Pg3dsV2;
+      flow = m.checkoutFlow;
       return true;
     },
     (error: unknown) => {
@@ -70,7 +69,10 @@ export const threeDSReady = (): Promise<boolean> =>
     },
   ));
 
-function load(): Promise<{ Pg3dsV1: typeof V1; Pg3dsV2: typeof V2 }> {
+/** The drop-in's flow from Pay to the outcome, which `pg-checkout.3ds.js` carries too (flow-ready.ts). */
+export const flowReady = (): Promise<typeof Flow | undefined> => threeDSReady().then(() => flow);
+
+function load(): Promise<{ Pg3dsV1: typeof V1; Pg3dsV2: typeof V2; checkoutFlow: typeof Flow }> {
   (globalThis as Record<symbol, unknown>)[Symbol.for('pg-checkout.3ds')] = shared;
   return importBesideScript(FILE);
 }

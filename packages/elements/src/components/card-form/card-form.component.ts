@@ -1,4 +1,4 @@
-import { ContextConsumer } from '@lit/context';
+import { ContextConsumer } from '../../internal/context-controllers.js';
 import {
   html,
   isServer,
@@ -119,7 +119,6 @@ export class PgCardForm extends LitElement {
 
   private readonly consumer = new ContextConsumer(this, {
     context: checkoutContext,
-    subscribe: true,
     callback: (value) => (this.checkout = value),
   });
 

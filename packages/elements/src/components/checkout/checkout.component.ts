@@ -1,4 +1,4 @@
-import { ContextProvider } from '@lit/context';
+import { ContextProvider } from '../../internal/context-controllers.js';
 import {
   html,
   isServer,
@@ -8,22 +8,15 @@ import {
   type PropertyDeclarations,
 } from 'lit';
 import { CheckoutApi } from '../../api/client.js';
-import { meaningOf } from '../../api/codes.js';
 import type {
   CheckoutConfig,
-  FinalPaymentState,
   PaymentMethod,
   PaymentRequest,
-  PaymentState,
   SavedCard,
   ThreeDSAction,
 } from '../../api/types.js';
 import { checkoutContext, type CheckoutContext, type PaymentSource } from '../../context.js';
-import { createPgApprovedEvent } from '../../events/approved.js';
-import { createPgDeclinedEvent } from '../../events/declined.js';
 import { createPgFailedEvent } from '../../events/failed.js';
-import { createPgPendingEvent } from '../../events/pending.js';
-import { createPgRedirectEvent } from '../../events/redirect.js';
 import { createPgStatusChangeEvent } from '../../events/status-change.js';
 import type { CheckoutStatus } from '../../events/status.js';
 import {
@@ -33,23 +26,17 @@ import {
   type Messages,
 } from '../../i18n/localize.js';
 import { quickAmount } from '../../i18n/amount.js';
-import { shopperMessage } from '../../internal/failure-message.js';
 import { ConnectionController } from '../../internal/connection.js';
-import {
-  clearRunningPayment,
-  loadRunningPayment,
-  orderMark,
-  saveRunningPayment,
-} from '../../internal/running-payment.js';
-import { threeDSReady } from '../../internal/three-ds-ready.js';
+import { loadRunningPayment, orderMark } from '../../internal/running-payment.js';
 import { ServerStylesController } from '../../internal/server-styles.js';
 import { PageSchemeController } from '../../internal/page-scheme.js';
 import { themeStyles } from '../../styles/theme.js';
-import type { Pg3dsV1 } from '../3ds-v1/3ds-v1.component.js';
-import type { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
+import type { CheckoutMessage, FlowHost, RedirectMethod } from './checkout.flow.js';
 import { checkoutStyles } from './checkout.styles.js';
+import { failure } from './failure.js';
+import { flowReady } from './flow-ready.js';
 
-type RedirectMethod = Exclude<PaymentMethod, 'card'>;
+type Flow = NonNullable<Awaited<ReturnType<typeof flowReady>>>;
 const redirectMethods: RedirectMethod[] = ['hosted', 'eft', 'redirect'];
 const methodLabel: Record<RedirectMethod, MessageKey> = {
   hosted: 'methodHosted',
@@ -90,17 +77,6 @@ function amountFormat(locale: string, currency: string): Intl.NumberFormat | nul
 function whenIdle(work: () => void): void {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 200 });
   else setTimeout(work, 16);
-}
-
-/** A lost or unreadable answer after the request may have reached the shop, or "already paid": ask the order. */
-const askOrder = (state: PaymentState): boolean =>
-  state.status === 'failed' && meaningOf(state.code)?.askOrder === true;
-
-function isThreeDSAction(value: unknown): value is ThreeDSAction {
-  const action = value as Partial<ThreeDSAction> | null;
-  if (typeof action !== 'object' || action === null) return false;
-  if (action.version === 1) return typeof action.acsUrl === 'string';
-  return action.version === 2 && (action.step === 'method' || action.step === 'challenge');
 }
 
 /**
@@ -208,7 +184,7 @@ export class PgCheckout extends LitElement {
   private config?: CheckoutConfig | undefined;
   private storedCards: SavedCard[] = [];
   /** What the message region says: an outcome (localized at render, so a locale switch applies) or a step. */
-  private message?: { outcome: FinalPaymentState } | { key: MessageKey } | undefined;
+  private message?: CheckoutMessage | undefined;
   private threeDS?: { reference: string; action: ThreeDSAction } | undefined;
 
   /** URL where the middleware is mounted (for example `/checkout`). */
@@ -248,6 +224,8 @@ export class PgCheckout extends LitElement {
   private inFlight = false;
   private configRequest = 0;
   private configLoad?: Promise<void> | undefined;
+  /** The payment flow (checkout.flow.ts), once loaded: the script tag fetches it with 3-D Secure. */
+  private flow?: Flow | undefined;
 
   private get offered(): PaymentMethod[] {
     const chosen = this.methods
@@ -328,179 +306,60 @@ export class PgCheckout extends LitElement {
     this.dispatchEvent(createPgStatusChangeEvent({ status: next, previous }));
   }
 
+  /** The flow, loaded with 3-D Secure in the script tag; undefined when that file cannot be loaded. */
+  private async loadFlow(): Promise<Flow | undefined> {
+    return (this.flow = await flowReady());
+  }
+
   /** The payment for one card form submission: create, 3-D Secure when asked, then the outcome. */
   private pay = async (request: PaymentRequest, form: PaymentSource): Promise<void> => {
-    const api = this.api;
     if (this.inFlight) return;
     this.inFlight = true;
     try {
       this.message = undefined;
       this.setStatus('submitting');
       this.reference = '';
-      // The script tag's 3-D Secure is a file of its own: no payment starts that it could not finish.
-      if (api && !(await threeDSReady())) {
-        await this.finish(notLoaded(), form);
-        return;
-      }
-      // Offline before anything is sent: the one case where "nothing was charged" is proven here.
-      if (!navigator.onLine) {
-        await this.finish(failure('offline'), form);
-        return;
-      }
-      if (api) orderMark(api.endpoint, true);
-      const state: PaymentState = api
-        ? await api.createPayment({ ...request, shown: this.shown() })
-        : failure('not_configured');
-      this.showNewTotal(state);
-      if (state.reference) this.reference = state.reference;
-      // Kept for 3-D Secure, and for an answer that came while the drop-in was away (it may never be back).
-      if (
-        api &&
-        state.reference &&
-        state.clientSecret &&
-        (state.status === 'authenticating' || !this.isConnected)
-      )
-        saveRunningPayment(api.endpoint, {
-          reference: state.reference,
-          clientSecret: state.clientSecret,
-        });
-      if (api) await this.conclude(api, state, form);
-      else await this.finish(state as FinalPaymentState, form);
+      // The script tag's payment flow is a file of its own: no payment starts that it could not finish.
+      const flow = await this.loadFlow();
+      await (flow ? flow.pay(this as unknown as FlowHost, request, form) : this.notLoaded());
     } finally {
       this.inFlight = false;
     }
   };
 
-  /** Runs a state to its outcome and says it. */
-  private async conclude(api: CheckoutApi, state: PaymentState, form = noForm): Promise<void> {
-    const final = await this.settle(api, state);
-    // An outcome reached while the drop-in was away is said once it is back, never to a detached element.
-    await this.connection.whenConnected();
-    this.release(api, final);
-    await this.finish(final, form);
-  }
-
-  /** The total on Pay, sent with it so the middleware charges no other (`amount_changed`). */
-  private shown(): PaymentRequest['shown'] {
-    const config = this.config;
-    return config && { amount: config.amount, currency: config.currency };
-  }
-
-  /** After `amount_changed`: the order's new total goes on Pay for the shopper's next tap. */
-  private showNewTotal(answer: object): void {
-    if (this.config && 'order' in answer)
-      this.config = { ...this.config, ...(answer.order as object) };
-  }
-
-  /** Picks up the payment a reload interrupted: shows its outcome, or reopens 3-D Secure. */
-  private async resume(api: CheckoutApi): Promise<void> {
-    const running = loadRunningPayment(api.endpoint);
-    if (this.inFlight) return;
-    if (!running) return this.recall(api);
-    this.inFlight = true;
-    try {
-      api.rememberSecret(running.reference, running.clientSecret);
-      this.reference = running.reference;
-      this.setStatus('submitting');
-      let state: PaymentState = await api.payment(running.reference);
-      if (api !== this.api) return;
-      if (state.status === 'failed' && state.code === 'not_found') {
-        // Nothing the middleware knows this browser owns: start afresh.
-        clearRunningPayment(api.endpoint, running.reference);
-        this.reference = '';
-        this.setStatus('idle');
-        return;
-      }
-      if (state.status === 'authenticating' && !isThreeDSAction(state.threeDS))
-        state = failure('bad_response', running.reference);
-      await this.conclude(api, state);
-    } finally {
-      this.inFlight = false;
-    }
-  }
-
-  /** Runs 3-D Secure when asked, and asks the order when the answer was lost, until an outcome is known. */
-  private async settle(api: CheckoutApi, state: PaymentState): Promise<FinalPaymentState> {
-    for (let asked = false; ;)
-      if (state.status === 'authenticating') {
-        state = await this.authenticate(state.reference, state.threeDS);
-        asked = false;
-      } else if (!asked && askOrder(state)) {
-        // This attempt's own reference: another one paid the order, this card was not charged.
-        const notThis = (state as { code?: string }).code === 'already_paid' && !!state.reference;
-        state = await this.checkOrder(api, state);
-        if (notThis && state.status === 'approved')
-          state = { ...state, alreadyPaid: true as const };
-        asked = true;
-      } else return state;
+  /**
+   * Picks up the payment a reload interrupted, or (also the only thing on a return from the back-forward
+   * cache) asks the order this browser asked to pay; nothing to load when there is neither.
+   */
+  private async resume(api: CheckoutApi, recallOnly?: boolean): Promise<void> {
+    const running = recallOnly ? undefined : loadRunningPayment(api.endpoint);
+    if (this.inFlight || !(running || orderMark(api.endpoint))) return;
+    const flow = await this.loadFlow();
+    if (flow)
+      await (running
+        ? flow.resumePayment(this as unknown as FlowHost, api, running)
+        : flow.recallOrder(this as unknown as FlowHost, api));
+    else if (running && !this.inFlight) await this.notLoaded();
   }
 
   /**
-   * Says it is checking (never "not charged", no Pay, no "Try again") and asks `GET {endpoint}/order` until
-   * it tells: on a backoff from `pollInterval`, at once when the connection is back. `open` proves nothing
-   * was charged, so the lost answer's own failure stands; a payment under way or paid is the outcome.
+   * The payment flow could not be loaded (the script tag's pg-checkout.3ds.js): said like any failure,
+   * and the payment is not given up (a reload tries again).
    */
-  private async checkOrder(api: CheckoutApi, lost: FinalPaymentState): Promise<PaymentState> {
-    this.setStatus('checking');
-    this.message = { key: 'checking' };
+  private async notLoaded(): Promise<void> {
+    this.message = { outcome: failure('not_loaded') };
+    this.setStatus('failed');
+    const t = createTranslator(this.locale, this.messages);
+    this.dispatchEvent(createPgFailedEvent({ code: 'not_loaded', message: t('unavailable') }));
     await this.updateComplete;
     this.focusMessage();
-    for (let wait = this.pollInterval; ; wait = Math.min(wait * 2, 30_000)) {
-      await this.connection.whenConnected();
-      const order = await api.order();
-      if (order.success && order.status === 'open') return lost;
-      if (order.success && order.status !== 'checking') {
-        const { payment } = order;
-        if (payment.reference) this.reference = payment.reference;
-        return payment;
-      }
-      // A middleware without the route (or one that refuses this browser) cannot tell: say so, offer nothing.
-      if (!order.success && /^(not_found|http_4)/.test(order.code))
-        return failure('outcome_unknown');
-      await new Promise<void>((wake) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          removeEventListener('online', done);
-          wake();
-        };
-        const timer = setTimeout(done, (order.retryAfter ?? 0) * 1000 || wait);
-        addEventListener('online', done);
-      });
-    }
-  }
-
-  /**
-   * A page (re)opened, or back from the back-forward cache, where this browser asked to pay: the order
-   * may be paid or being checked, so `GET {endpoint}/order` says what to show. The form stays usable while
-   * it asks; a Pay tapped meanwhile wins (the middleware answers a paid order as such).
-   */
-  private async recall(api: CheckoutApi): Promise<void> {
-    if (!orderMark(api.endpoint)) return;
-    const order = await api.order();
-    if (!order.success || api !== this.api || this.inFlight || this.status !== 'idle') return;
-    if (order.status === 'open') orderMark(api.endpoint, false);
-    const payment = 'payment' in order ? order.payment : undefined;
-    // A payment page left open (Back from it) leaves the choice to the shopper.
-    if (order.status === 'open' || payment?.status === 'pending') return;
-    this.inFlight = true;
-    try {
-      const open = failure('');
-      const state = payment ?? (await this.checkOrder(api, open));
-      if (state === open) {
-        this.message = undefined;
-        return this.setStatus('idle');
-      }
-      await this.conclude(api, state);
-    } finally {
-      this.inFlight = false;
-    }
   }
 
   private onPageShow = (event: PageTransitionEvent): void => {
     if (!event.persisted || !this.api || this.inFlight) return;
     // Back from a payment page: "Taking you to the payment page…" is over.
     if (this.status === 'submitting') this.reset();
-    void this.recall(this.api);
+    void this.resume(this.api, true);
   };
 
   override connectedCallback(): void {
@@ -518,14 +377,6 @@ export class PgCheckout extends LitElement {
     this.setStatus('checking');
     this.message = { key: 'checking' };
   };
-
-  /** A payment that reached a final state needs no resuming. */
-  private release(api: CheckoutApi, state: FinalPaymentState): void {
-    if (!state.reference) return;
-    // Says nothing about where the payment stands: its entry stays, so a reload can resume it.
-    if (state.status === 'failed' && meaningOf(state.code)?.unsettled) return;
-    clearRunningPayment(api.endpoint, state.reference);
-  }
 
   /** The drop-in's one live region speaks for each 3-D Secure step; it has been in the tree all along. */
   private onThreeDSStart = async (event: Event): Promise<void> => {
@@ -545,95 +396,16 @@ export class PgCheckout extends LitElement {
     message?.scrollIntoView({ block: 'nearest' });
   }
 
-  private async authenticate(reference: string, action: ThreeDSAction): Promise<FinalPaymentState> {
-    // The 3-D Secure element gets its endpoint from this drop-in only once both are in the document.
-    await this.connection.whenConnected();
-    if (!(await threeDSReady())) return notLoaded(reference);
-    this.setStatus('authenticating');
-    this.threeDS = { reference, action };
-    // Said before the element runs, so the step is announced (and focused) even before its first event.
-    this.message = { key: 'authenticating' };
-    await this.updateComplete;
-    this.focusMessage();
-    try {
-      if (action.version === 1) {
-        const element = this.renderRoot.querySelector<Pg3dsV1>('pg-3ds-v1');
-        if (element) return await element.start(reference, action);
-      } else {
-        const element = this.renderRoot.querySelector<Pg3dsV2>('pg-3ds-v2');
-        if (element) return await element.start(reference, action);
-      }
-      return failure('not_registered', reference);
-    } finally {
-      this.threeDS = undefined;
-    }
-  }
-
-  private async finish(state: FinalPaymentState, form: PaymentSource): Promise<void> {
-    const t = createTranslator(this.locale, this.messages);
-    const message = shopperMessage(state, t);
-    const reference = state.reference;
-    this.message = { outcome: state };
-    if (state.status === 'approved' || state.status === 'pending') {
-      this.setStatus(state.status);
-      const detail = { reference: state.reference, message };
-      this.dispatchEvent(
-        state.status === 'approved' ? createPgApprovedEvent(detail) : createPgPendingEvent(detail),
-      );
-      // The form is gone: the outcome takes focus, so it is read and the next Tab starts from it.
-      await this.updateComplete;
-      this.focusMessage();
-      return;
-    }
-    // The card was not refused by its issuer when the shopper's bank could not verify them: that is `failed`.
-    const declined = state.status === 'declined' && state.code !== 'authentication_failed';
-    this.setStatus(declined ? 'declined' : 'failed');
-    if (state.status === 'declined' && declined) {
-      const { code, originalErrorCode } = state;
-      this.dispatchEvent(
-        createPgDeclinedEvent({
-          reference,
-          code,
-          message,
-          ...(originalErrorCode ? { originalErrorCode } : {}),
-        }),
-      );
-      await this.updateComplete;
-      await form.clearCard();
-    } else this.dispatchEvent(createPgFailedEvent({ reference, code: state.code, message }));
-    // The new total is on Pay: the form is the way on, not "Try again".
-    if (state.code === 'amount_changed') this.setStatus('idle');
-    // The reason takes focus, so it is on screen and read first; "Try again" is the next Tab.
-    await this.updateComplete;
-    this.focusMessage();
-  }
-
   private async redirect(method: RedirectMethod): Promise<void> {
     const api = this.api;
     if (!api || this.inFlight) return;
     this.inFlight = true;
     try {
+      // Said at once, while the script tag may still be fetching the flow.
       this.message = { key: 'redirecting' };
       this.setStatus('submitting');
-      orderMark(api.endpoint, true);
-      // The hosted page charges another currency than the one shown here, and shows its own total.
-      const answer = await api.startRedirect(
-        method,
-        method === 'hosted' ? undefined : this.shown(),
-      );
-      await this.connection.whenConnected();
-      if (!answer.success) {
-        this.showNewTotal(answer);
-        await this.conclude(api, failure(answer.code));
-        return;
-      }
-      this.reference = answer.reference;
-      const event = createPgRedirectEvent({
-        method,
-        reference: answer.reference,
-        redirectUrl: answer.redirectUrl,
-      });
-      if (this.dispatchEvent(event)) window.location.assign(answer.redirectUrl);
+      const flow = await this.loadFlow();
+      await (flow ? flow.redirect(this as unknown as FlowHost, api, method) : this.notLoaded());
     } finally {
       this.inFlight = false;
     }
@@ -681,7 +453,12 @@ export class PgCheckout extends LitElement {
         : outcome.status === 'pending'
           ? 'info'
           : 'error';
-    const text = !m ? '' : outcome ? shopperMessage(outcome, t) : t((m as { key: MessageKey }).key);
+    // An outcome before the flow is loaded is the one that says it could not be (`not_loaded`).
+    const text = !m
+      ? ''
+      : outcome
+        ? (this.flow?.shopperMessage(outcome, t) ?? t('unavailable'))
+        : t((m as { key: MessageKey }).key);
     const reference = outcome?.success ? outcome.reference : undefined;
     const key = m && 'key' in m ? m.key : undefined;
     const busy = key === 'authenticating' || key === 'redirecting' || key === 'checking';
@@ -726,7 +503,10 @@ export class PgCheckout extends LitElement {
     const done =
       status === 'approved' ||
       status === 'pending' ||
-      (m && 'outcome' in m && meaningOf((m.outcome as { code?: string }).code ?? '')?.closesOrder);
+      (m &&
+        'outcome' in m &&
+        // An outcome comes from the flow (or is `not_loaded`, which closes nothing): its table is there.
+        this.flow?.meaningOf((m.outcome as { code?: string }).code ?? '')?.closesOrder);
     const ended = status === 'declined' || status === 'failed';
     // Busy or ended: the way on is the message (and "Try again"), never Pay beside it.
     const away = ended || status === 'authenticating' || status === 'checking';
@@ -778,17 +558,3 @@ export class PgCheckout extends LitElement {
     </div>`;
   }
 }
-
-/** A failure this drop-in words itself (the middleware's own text is never shown). */
-const failure = (code: string, reference?: string): FinalPaymentState => ({
-  success: false,
-  status: 'failed',
-  ...(reference === undefined ? {} : { reference }),
-  code,
-  message: '',
-});
-
-/** 3-D Secure could not be loaded (the script tag's pg-checkout.3ds.js); the payment is not given up. */
-const notLoaded = (reference?: string): FinalPaymentState => failure('not_loaded', reference);
-
-const noForm: PaymentSource = { clearCard: () => Promise.resolve() };
