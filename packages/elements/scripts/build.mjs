@@ -184,7 +184,7 @@ const SHARED = {
   lit: ['css', 'html', 'LitElement', 'nothing'],
   // A second lit-html (which keyed would bring) would also ask Trusted Types for a second 'lit-html' policy.
   'lit/directives/keyed.js': ['keyed'],
-  'internal/context-controllers': ['ContextConsumer'],
+  '@lit/context': ['ContextConsumer'],
   'api/client': ['CheckoutApi'],
   context: ['checkoutContext'],
   define: ['defineElement'],
@@ -200,12 +200,17 @@ const SHARED = {
 const sharedPlugin = {
   name: 'pg-3ds-shared',
   setup(build) {
-    build.onResolve({ filter: /^(lit|lit\/directives\/keyed\.js)$|^\..*\.js$/ }, (args) => {
-      const key = args.path.startsWith('.')
-        ? relative(src, join(args.resolveDir, args.path)).replace(/\.js$/, '').replaceAll('\\', '/')
-        : args.path;
-      return SHARED[key] ? { path: key, namespace: 'pg-shared' } : undefined;
-    });
+    build.onResolve(
+      { filter: /^(lit|@lit\/context|lit\/directives\/keyed\.js)$|^\..*\.js$/ },
+      (args) => {
+        const key = args.path.startsWith('.')
+          ? relative(src, join(args.resolveDir, args.path))
+              .replace(/\.js$/, '')
+              .replaceAll('\\', '/')
+          : args.path;
+        return SHARED[key] ? { path: key, namespace: 'pg-shared' } : undefined;
+      },
+    );
     build.onLoad({ filter: /.*/, namespace: 'pg-shared' }, (args) => ({
       contents: `export const { ${SHARED[args.path].join(', ')} } = globalThis[Symbol.for('pg-checkout.3ds')][${JSON.stringify(args.path)}];`,
       loader: 'js',

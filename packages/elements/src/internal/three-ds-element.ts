@@ -1,4 +1,4 @@
-import { ContextConsumer } from './context-controllers.js';
+import { ContextConsumer } from '@lit/context';
 import { html, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
@@ -63,6 +63,7 @@ export abstract class ThreeDSElement extends LitElement {
 
   private readonly consumer = new ContextConsumer(this, {
     context: checkoutContext,
+    subscribe: true,
     callback: (value) => (this.checkout = value),
   });
 

@@ -1,4 +1,4 @@
-import { ContextConsumer } from './context-controllers.js';
+import { ContextConsumer } from '@lit/context';
 import { css, html, LitElement, nothing } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
@@ -30,7 +30,7 @@ const FILE = 'pg-checkout.3ds.js';
 const shared = {
   lit: { css, html, LitElement, nothing },
   'lit/directives/keyed.js': { keyed },
-  'internal/context-controllers': { ContextConsumer },
+  '@lit/context': { ContextConsumer },
   'api/client': { CheckoutApi },
   context: { checkoutContext },
   define: { defineElement },

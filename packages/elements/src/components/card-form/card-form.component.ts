@@ -1,4 +1,4 @@
-import { ContextConsumer } from '../../internal/context-controllers.js';
+import { ContextConsumer } from '@lit/context';
 import {
   html,
   isServer,
@@ -119,6 +119,7 @@ export class PgCardForm extends LitElement {
 
   private readonly consumer = new ContextConsumer(this, {
     context: checkoutContext,
+    subscribe: true,
     callback: (value) => (this.checkout = value),
   });
 

@@ -1,4 +1,4 @@
-import { ContextProvider } from '../../internal/context-controllers.js';
+import { ContextProvider } from '@lit/context';
 import {
   html,
   isServer,
