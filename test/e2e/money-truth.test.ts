@@ -198,8 +198,9 @@ test('point 10 and a second payment: Back from the EFT page is not stuck; the EF
   await payWithCard(page, { number: '4111111111111111' });
   assert.equal(await finalStatus(page), 'approved');
   // Forward to the EFT page, still open at the gateway, and pay the order a second time there.
-  await page.goForward();
-  await page.waitForURL((url) => url.href.startsWith(shop.sandboxUrl));
+  // The EFT page may come back from the back-forward cache too: no load event to wait for then.
+  await page.goForward({ waitUntil: 'commit' });
+  await page.waitForURL((url) => url.href.startsWith(shop.sandboxUrl), { waitUntil: 'commit' });
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL(`${shop.url}/result?outcome=success`);
   await page
