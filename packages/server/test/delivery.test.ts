@@ -6,9 +6,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import {
   createCheckoutHandler,
@@ -21,6 +20,8 @@ import {
 } from '../src/index.js';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
+import { cardBody, serveHandler } from './helpers/fetch-server.js';
+import { sleep, until } from './helpers/wait.js';
 
 type Handler = CheckoutHandler & CheckoutSweep;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -42,30 +43,8 @@ class OrderBook {
   callsFor = (reference: string) => this.calls.filter((r) => r === reference).length;
 }
 
-const card = (number: string) => ({
-  card: {
-    number,
-    cardHolder: 'Test Shopper',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 2,
-    cvv: '123',
-    type: 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-});
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting: ${what}`);
-    await sleep(50);
-  }
-}
-
 let sandbox: Sandbox;
-let server: Server;
+let served: Awaited<ReturnType<typeof serveHandler>>;
 let base: string;
 // The handler the test server serves; tests swap it (a "restart" is a new handler).
 let current: Handler | undefined;
@@ -73,29 +52,13 @@ let orders = 0;
 
 before(async () => {
   sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
-  server = createServer((req: IncomingMessage, res) => {
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
-      method: req.method!,
-      headers: req.headers as Record<string, string>,
-      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-    });
-    if (!current) return void res.writeHead(503).end();
-    current(request, { clientAddress: req.socket.remoteAddress }).then(
-      async (response) => {
-        res.writeHead(response.status, Object.fromEntries(response.headers));
-        res.end(Buffer.from(await response.arrayBuffer()));
-      },
-      (error: unknown) => void res.writeHead(500).end(String(error)),
-    );
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // No handler yet: 503, as a server between two instances would answer.
+  served = await serveHandler(() => current ?? (async () => new Response(null, { status: 503 })));
+  base = served.base;
 });
 after(async () => {
   current?.close();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await served.close();
   await sandbox.close();
 });
 
@@ -135,7 +98,7 @@ async function post(path: string, body: unknown, headers: Record<string, string>
 async function pay(handler: Handler): Promise<string> {
   current = handler;
   const order = `delivery-${process.pid}-${++orders}`;
-  const paid = await post('/payments', card('4111111111111111'), { 'x-order': order });
+  const paid = await post('/payments', cardBody('4111111111111111'), { 'x-order': order });
   assert.equal(paid.body.status, 'approved', JSON.stringify(paid.body));
   return paid.body.reference as string;
 }
@@ -177,7 +140,7 @@ describe('a hook that throws is called again until it resolves', () => {
     current = handler;
     try {
       const headers = { 'x-order': `challenge-${process.pid}-${++orders}` };
-      const created = await post('/payments', card('4000000000003063'), headers);
+      const created = await post('/payments', cardBody('4000000000003063'), headers);
       assert.equal(created.body.threeDS.step, 'method', JSON.stringify(created.body));
       await runMethodStep(created.body.threeDS.methodUrl);
       const step2 = await post(
@@ -213,7 +176,7 @@ describe('what a hook is told', () => {
     current = handler;
     try {
       const headers = { 'x-order': `wiped-${process.pid}-${++orders}` };
-      const created = await post('/payments', card('4000000000003055'), headers);
+      const created = await post('/payments', cardBody('4000000000003055'), headers);
       assert.equal(created.body.threeDS?.step, 'challenge', JSON.stringify(created.body));
       store.wipe();
       const page = await completeChallenge(created.body.threeDS, '1234');
@@ -264,7 +227,7 @@ describe('reconcile(): the gateway’s record makes the shop whole', () => {
       book.writeMs = 400;
       current = a;
       const order = `shared-${process.pid}-${++orders}`;
-      const paying = post('/payments', card('4111111111111111'), { 'x-order': order });
+      const paying = post('/payments', cardBody('4111111111111111'), { 'x-order': order });
       await sleep(200); // a's hook is running now
       const during = await Promise.all([b.reconcile(), b.reconcile()]);
       const paid = await paying;

@@ -8,9 +8,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import {
   createCheckoutHandler,
@@ -19,6 +16,8 @@ import {
   type RefundEvent,
 } from '../src/index.js';
 import { inMemoryTelemetry, sumOf } from './helpers/telemetry.js';
+import { cardBody, serveHandler } from './helpers/fetch-server.js';
+import { sleep, until } from './helpers/wait.js';
 
 type Handler = ReturnType<typeof createCheckoutHandler>;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -40,59 +39,23 @@ class RefundBook {
     this.calls.filter((r) => r === merchantReference).length;
 }
 
-const card = {
-  card: {
-    number: '4111111111111111',
-    cardHolder: 'Test Shopper',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 2,
-    cvv: '123',
-    type: 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-};
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, check: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting: ${what}`);
-    await sleep(50);
-  }
-}
+const card = cardBody('4111111111111111');
 
 let sandbox: Sandbox;
-let server: Server;
+let served: Awaited<ReturnType<typeof serveHandler>>;
 let base: string;
 let current: Handler | undefined;
 let orders = 0;
 
 before(async () => {
   sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
-  server = createServer((req: IncomingMessage, res) => {
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
-      method: req.method!,
-      headers: req.headers as Record<string, string>,
-      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-    });
-    if (!current) return void res.writeHead(503).end();
-    current(request, { clientAddress: req.socket.remoteAddress }).then(
-      async (response) => {
-        res.writeHead(response.status, Object.fromEntries(response.headers));
-        res.end(Buffer.from(await response.arrayBuffer()));
-      },
-      (error: unknown) => void res.writeHead(500).end(String(error)),
-    );
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // No handler yet: 503, as a server between two instances would answer.
+  served = await serveHandler(() => current ?? (async () => new Response(null, { status: 503 })));
+  base = served.base;
 });
 after(async () => {
   current?.close();
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+  await served.close();
   await sandbox.close();
 });
 
