@@ -45,23 +45,43 @@ const VIEWPORT = { width: 1280, height: 800 };
 const isBankUrl = (url: string) => /\/_acs\/(v1|v2\/challenge)/.test(url);
 const wrap = (body: string) => `(() => { ${body} })()`;
 
+/** What Playwright's and Puppeteer's pages do alike, the same way. */
+interface DrivenPage {
+  goto(url: string): Promise<unknown>;
+  evaluate(script: string): Promise<unknown>;
+  frames(): { url(): string; evaluate(script: string): Promise<unknown> }[];
+  mouse: { click(x: number, y: number): Promise<void> };
+  keyboard: {
+    type(text: string, options: { delay: number }): Promise<void>;
+    press(key: Key): Promise<void>;
+  };
+  screenshot(options: { path: string }): Promise<unknown>;
+}
+
+/** The Tab methods both drivers share; each engine adds resize, another and close. */
+const driven = (
+  page: DrivenPage,
+): Pick<Tab, 'open' | 'evaluate' | 'bankEvaluate' | 'click' | 'type' | 'press' | 'screenshot'> => ({
+  open: async (url) => void (await page.goto(url)),
+  evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
+  bankEvaluate: async <T>(body: string) => {
+    const frame = page.frames().find((f) => isBankUrl(f.url()));
+    return frame
+      ? ((await frame.evaluate(wrap(body)).catch(() => undefined)) as T | undefined)
+      : undefined;
+  },
+  click: (x, y) => page.mouse.click(x, y),
+  type: (text) => page.keyboard.type(text, { delay: 5 }),
+  press: (key) => page.keyboard.press(key),
+  screenshot: async (path) => void (await page.screenshot({ path })),
+});
+
 async function chromium(): Promise<Engine> {
   // The back-forward cache on, as in a shopper's Chromium: Back from a payment page restores the checkout.
   const browser: PwBrowser = await launchChromium({ backForwardCache: true });
   /** A tab of its own shopper closes that shopper's context; another tab of the same shopper, only itself. */
   const tab = (page: PwPage, own: boolean): Tab => ({
-    open: async (url) => void (await page.goto(url)),
-    evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
-    bankEvaluate: async <T>(body: string) => {
-      const frame = page.frames().find((f) => isBankUrl(f.url()));
-      return frame
-        ? ((await frame.evaluate(wrap(body)).catch(() => undefined)) as T | undefined)
-        : undefined;
-    },
-    click: (x, y) => page.mouse.click(x, y),
-    type: (text) => page.keyboard.type(text, { delay: 5 }),
-    press: (key) => page.keyboard.press(key),
-    screenshot: async (path) => void (await page.screenshot({ path })),
+    ...driven(page),
     resize: (viewport) => page.setViewportSize(viewport),
     another: async () => {
       const next = await page.context().newPage();
@@ -89,18 +109,7 @@ async function firefox(): Promise<Engine> {
   });
   /** As in Chromium: the first tab of a shopper owns its context. */
   const tab = (page: PPage, own: boolean): Tab => ({
-    open: async (url) => void (await page.goto(url)),
-    evaluate: <T>(body: string) => page.evaluate(wrap(body)) as Promise<T>,
-    bankEvaluate: async <T>(body: string) => {
-      const frame = page.frames().find((f) => isBankUrl(f.url()));
-      return frame
-        ? ((await frame.evaluate(wrap(body)).catch(() => undefined)) as T | undefined)
-        : undefined;
-    },
-    click: (x, y) => page.mouse.click(x, y),
-    type: (text) => page.keyboard.type(text, { delay: 5 }),
-    press: (key) => page.keyboard.press(key),
-    screenshot: async (path) => void (await page.screenshot({ path })),
+    ...driven(page),
     resize: (viewport) => page.setViewport(viewport),
     another: async () => {
       const next = await page.browserContext().newPage();
