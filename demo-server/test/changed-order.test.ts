@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { completeChallenge } from '@pg-checkout/test-helpers/bank';
 import { adminSession, backOfficePage, ordersIn } from '@pg-checkout/test-helpers/admin';
+import { payOnSandboxPage } from '@pg-checkout/test-helpers/sandbox-payments';
 import { startTestDemo, type TestDemo } from './helpers/demo.js';
 import { Shopper } from './helpers/shopper.js';
 
@@ -81,18 +82,7 @@ test('case 3: the hosted page’s USD charge of the order’s total (at the shop
     })
   ).json()) as { reference: string };
   assert.ok(started.reference, JSON.stringify(started));
-  const paid = await fetch(`${sandbox.url}/pay/${started.reference}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      number: '4111111111111111',
-      cardHolder: 'Thandi Nkosi',
-      expiryMonth: '12',
-      expiryYear: String(new Date().getUTCFullYear() + 3),
-      cvv: '123',
-    }),
-    redirect: 'manual',
-  });
+  const paid = await payOnSandboxPage(sandbox.url, started.reference);
   assert.ok(paid.status < 400, `the hosted page took the card (${paid.status})`);
   assert.deepEqual(await shopper.result(), { state: 'paid', amount: 805, currency: 'USD' });
   // The webhook's hook and the result page's lookup both mark it: paid either way.

@@ -10,6 +10,7 @@ import {
   submitForm,
   type AdminSession,
 } from '@pg-checkout/test-helpers/admin';
+import { refundedAtSandbox, settledPayment } from '@pg-checkout/test-helpers/sandbox-payments';
 import { startLossyGateway, type LossyGateway } from '@pg-checkout/test-helpers/lossy-gateway';
 import { startTestDemo, type TestDemo } from './helpers/demo.js';
 
@@ -40,33 +41,6 @@ after(async () => {
   await sandbox?.close();
 });
 
-async function settledPayment(amount: number): Promise<string> {
-  const out = await client.payments.create({
-    creditCard: {
-      number: '4111111111111111',
-      cardHolder: 'Thandi Nkosi',
-      expiryMonth: 12,
-      expiryYear: new Date().getUTCFullYear() + 3,
-      cvv: '123',
-      type: 'visa',
-    },
-    transaction: { reference: `demo-refund-${randomUUID().slice(0, 8)}`, currency: 'ZAR', amount },
-    autoExecute: true,
-    clientIp: '127.0.0.1',
-    screenWidth: '1280',
-    screenHeight: '800',
-  });
-  assert.equal(out.kind, 'approved');
-  return out.reference;
-}
-
-const refundedAtGateway = async (reference: string): Promise<number> =>
-  (
-    (await (await fetch(`${sandbox.url}/_sandbox/transactions/${reference}`)).json()) as {
-      refunded: number;
-    }
-  ).refunded;
-
 /** The cell of a payment's actions in the back office's transaction list. */
 function actionsOf(html: string, reference: string): string {
   const row = html.indexOf(`<td><code>${reference}</code></td>`);
@@ -78,14 +52,18 @@ const notice = (html: string) =>
   /<p role="status" class="notice">([^<]*)<\/p>/.exec(html)?.[1] ?? '';
 
 test('case 4: a refund whose answer was lost shows "checking", offers only what is left, and is never refunded twice', async () => {
-  const reference = await settledPayment(4_900);
+  const reference = await settledPayment(client, 4_900, `demo-refund-${randomUUID().slice(0, 8)}`);
   const form = formFields(await backOfficePage(demo.url, admin), reference, 'refund');
   const send = (fields: Record<string, string>) =>
     submitForm(demo.url, admin, `/admin/payments/${reference}/refund`, fields);
 
   proxy.loseNextRefundAnswer();
   assert.equal(await send({ ...form, amount: '20,00' }), 303);
-  assert.equal(await refundedAtGateway(reference), 2_000, 'R 20,00 reached the gateway');
+  assert.equal(
+    await refundedAtSandbox(sandbox.url, reference),
+    2_000,
+    'R 20,00 reached the gateway',
+  );
 
   let page = await backOfficePage(demo.url, admin);
   assert.match(notice(page), /checking/i);
@@ -100,7 +78,7 @@ test('case 4: a refund whose answer was lost shows "checking", offers only what 
   assert.equal(await send({ ...form, amount: '20,00' }), 303);
   page = await backOfficePage(demo.url, admin);
   assert.match(notice(page), /checking/i);
-  assert.equal(await refundedAtGateway(reference), 2_000);
+  assert.equal(await refundedAtSandbox(sandbox.url, reference), 2_000);
 
   // The gateway answers again: the reload finds the form's refund by its reference.
   proxy.blindLookups = false;
@@ -110,7 +88,11 @@ test('case 4: a refund whose answer was lost shows "checking", offers only what 
   assert.match(cell, /data-refundable="2900"/);
   assert.equal(await send({ ...form, amount: '20,00' }), 303);
   assert.match(notice(await backOfficePage(demo.url, admin)), /already sent/);
-  assert.equal(await refundedAtGateway(reference), 2_000, 'the second submit refunded nothing');
+  assert.equal(
+    await refundedAtSandbox(sandbox.url, reference),
+    2_000,
+    'the second submit refunded nothing',
+  );
 
   // A new form for "all" refunds what is left, R 29,00, once.
   const rest = formFields(await backOfficePage(demo.url, admin), reference, 'refund');
@@ -118,7 +100,7 @@ test('case 4: a refund whose answer was lost shows "checking", offers only what 
     await Promise.all([send({ ...rest, amount: '' }), send({ ...rest, amount: '' })]),
     [303, 303],
   );
-  assert.equal(await refundedAtGateway(reference), 4_900);
+  assert.equal(await refundedAtSandbox(sandbox.url, reference), 4_900);
   cell = actionsOf(await backOfficePage(demo.url, admin), reference);
   assert.doesNotMatch(cell, /action="\/admin\/payments\/[^"]+\/refund"/, 'nothing left to offer');
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { adminSession, backOfficePage, ordersIn } from '@pg-checkout/test-helpers/admin';
+import { payOnSandboxPage } from '@pg-checkout/test-helpers/sandbox-payments';
 import type { TestDemo } from './helpers/demo.js';
 import {
   databaseBackends,
@@ -75,18 +76,7 @@ for (const backend of databaseBackends()) {
 
       outage.down();
       try {
-        const paid = await fetch(`${sandbox.url}/pay/${started.reference}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            number: '4111111111111111',
-            cardHolder: 'Thandi Nkosi',
-            expiryMonth: '12',
-            expiryYear: String(new Date().getUTCFullYear() + 3),
-            cvv: '123',
-          }),
-          redirect: 'manual',
-        });
+        const paid = await payOnSandboxPage(sandbox.url, started.reference);
         assert.ok(paid.status < 400, `the sandbox's payment page took the card (${paid.status})`);
         const first = await until('the first delivery', async () => {
           const [d] = await deliveries(started.reference);

@@ -6,6 +6,7 @@ import { GatewayClient } from '@pg-checkout/node';
 import { signInToBackOffice } from '@pg-checkout/test-helpers/admin';
 import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { startLossyGateway, type LossyGateway } from '@pg-checkout/test-helpers/lossy-gateway';
+import { refundedAtSandbox, settledPayment } from '@pg-checkout/test-helpers/sandbox-payments';
 import { startShop, type Shop } from '../support/shop.js';
 
 // Issue 26, case 4 in the browser: `npm start` talks to the gateway through a network that loses a
@@ -38,43 +39,15 @@ after(async () => {
   await sandbox?.close();
 });
 
-async function settledPayment(amount: number): Promise<string> {
-  const client = new GatewayClient({
-    baseUrl: sandbox.url,
-    token: sandbox.token,
-    secret: sandbox.secret,
-  });
-  const out = await client.payments.create({
-    creditCard: {
-      number: '4111111111111111',
-      cardHolder: 'Thandi Nkosi',
-      expiryMonth: 12,
-      expiryYear: new Date().getUTCFullYear() + 3,
-      cvv: '123',
-      type: 'visa',
-    },
-    transaction: { reference: `e2e-lost-${Date.now()}`, currency: 'ZAR', amount },
-    autoExecute: true,
-    clientIp: '127.0.0.1',
-    screenWidth: '1280',
-    screenHeight: '800',
-  });
-  assert.equal(out.kind, 'approved');
-  return out.reference;
-}
-
-const refunded = async (reference: string): Promise<number> =>
-  (
-    (await (await fetch(`${sandbox.url}/_sandbox/transactions/${reference}`)).json()) as {
-      refunded: number;
-    }
-  ).refunded;
-
 const row = (reference: string) =>
   page.locator('tr', { has: page.locator(`code:text-is("${reference}")`) });
 
 test('a refund whose answer was lost: "checking", R 29,00 of R 49,00 offered, and "Check again" refunds nothing more', async () => {
-  const reference = await settledPayment(4_900);
+  const reference = await settledPayment(
+    new GatewayClient({ baseUrl: sandbox.url, token: sandbox.token, secret: sandbox.secret }),
+    4_900,
+    `e2e-lost-${Date.now()}`,
+  );
   await signInToBackOffice(page, shop);
   await row(reference)
     .getByLabel(/Refund amount/)
@@ -84,7 +57,7 @@ test('a refund whose answer was lost: "checking", R 29,00 of R 49,00 offered, an
   const status = page.getByRole('status');
   await status.filter({ hasText: /checking/i }).waitFor();
   assert.doesNotMatch((await status.textContent()) ?? '', /failed/i);
-  assert.equal(await refunded(reference), 2_000);
+  assert.equal(await refundedAtSandbox(sandbox.url, reference), 2_000);
 
   // A reload still checks (the gateway's lookups fail), and offers only what the gateway has left.
   await page.reload();
@@ -100,6 +73,6 @@ test('a refund whose answer was lost: "checking", R 29,00 of R 49,00 offered, an
   lossy.blindLookups = false;
   await cell.getByRole('button', { name: 'Check again' }).click();
   await status.filter({ hasText: /already sent/ }).waitFor();
-  assert.equal(await refunded(reference), 2_000);
+  assert.equal(await refundedAtSandbox(sandbox.url, reference), 2_000);
   assert.equal(await row(reference).locator('[data-refund-checking]').count(), 0);
 });
