@@ -5,7 +5,7 @@ import { completeChallenge } from '@pg-checkout/test-helpers/bank';
 import { adminSession, backOfficePage, ordersIn } from '@pg-checkout/test-helpers/admin';
 import { payOnSandboxPage } from '@pg-checkout/test-helpers/sandbox-payments';
 import { startTestDemo, type TestDemo } from './helpers/demo.js';
-import { Shopper } from './helpers/shopper.js';
+import { Shopper } from '@pg-checkout/test-helpers/shopper';
 
 // Issue 26, case 3: the shop compares before it believes. The quantity goes from 1 to 3 while the
 // 3-D Secure challenge is open; the gateway charges R 149,00 for an order that now comes to

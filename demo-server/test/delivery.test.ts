@@ -5,7 +5,7 @@ import { adminSession, backOfficePage, ordersIn } from '@pg-checkout/test-helper
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 import { formatAmount } from '../src/html.js';
 import { databaseBackends, startDemoWithOutage, type DemoWithOutage } from './helpers/outage.js';
-import { Shopper } from './helpers/shopper.js';
+import { Shopper } from '@pg-checkout/test-helpers/shopper';
 
 // Issue 26, case 1: the shop's database is down while the shopper passes a 3-D Secure challenge.
 // The gateway charges, the shopper is told "approved", and once the database is back the order

@@ -10,7 +10,7 @@ import {
   type DemoWithOutage,
   type Outage,
 } from './helpers/outage.js';
-import { Shopper } from './helpers/shopper.js';
+import { Shopper } from '@pg-checkout/test-helpers/shopper';
 
 // Issue 26, case 2: the shop's database is down while a redirect (hosted page) payment completes. The
 // gateway's notify webhook is answered 5xx; after the database is back the gateway's retry gets 200

@@ -23,6 +23,7 @@ import {
   type Postgres,
 } from '@pg-checkout/test-helpers/postgres';
 import { startShop, type Shop } from '../support/shop.js';
+import { Shopper } from '@pg-checkout/test-helpers/shopper';
 
 // The demo shop as a merchant runs it: orders in a database (PGlite, and a real PostgreSQL), kept
 // across restarts, paid once, refunded once. The gateway is a sandbox this test runs itself, so it
@@ -50,76 +51,6 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** A browser as far as the shop can tell: a cookie jar, the shop's JSON routes, a card payment. */
-class Shopper {
-  cookie = '';
-  constructor(
-    private readonly shop: () => Shop,
-    private readonly headers: Record<string, string> = {},
-  ) {}
-
-  async call(path: string, init: RequestInit = {}): Promise<Response> {
-    const res = await fetch(this.shop().url + path, {
-      ...init,
-      headers: {
-        ...this.headers,
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...(init.headers as Record<string, string> | undefined),
-      },
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      if (pair!.startsWith('demo_cart=')) this.cookie = pair!;
-    }
-    return res;
-  }
-
-  async cart(): Promise<{ quantity: number; amount: number; status: string; order?: string }> {
-    return (await this.call('/api/cart')).json();
-  }
-
-  async setQuantity(quantity: number) {
-    const res = await this.call('/api/cart', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ quantity }),
-    });
-    assert.equal(res.status, 200);
-    return (await res.json()) as {
-      quantity: number;
-      amount: number;
-      status: string;
-      order: string;
-    };
-  }
-
-  async pay(
-    number = CARD,
-  ): Promise<{ status: string; reference?: string; code?: string; success: boolean }> {
-    const res = await this.call('/checkout/payments', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: this.shop().url },
-      body: JSON.stringify({
-        card: {
-          number,
-          cardHolder: 'Thandi Nkosi',
-          expiryMonth: 12,
-          expiryYear: new Date().getUTCFullYear() + 3,
-          cvv: '123',
-          type: 'visa',
-        },
-        screenWidth: 1100,
-        screenHeight: 900,
-      }),
-    });
-    return res.json();
-  }
-
-  async result(): Promise<{ state: string; amount?: number; currency?: string }> {
-    return (await this.call('/api/payment-result')).json();
-  }
 }
 
 /** Every transaction the sandbox holds. */

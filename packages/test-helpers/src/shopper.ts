@@ -1,14 +1,25 @@
 import assert from 'node:assert/strict';
 
-/** A browser as far as the shop can tell: a cookie jar, the shop's JSON routes, a card payment. */
+/**
+ * A browser as far as the demo shop can tell: a cookie jar, the shop's JSON routes, a card payment.
+ * `shop` is the shop's URL, or a getter for a shop the test restarts between calls.
+ */
 export class Shopper {
   cookie = '';
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly shop: string | (() => { url: string }),
+    private readonly headers: Record<string, string> = {},
+  ) {}
+
+  get url(): string {
+    return typeof this.shop === 'string' ? this.shop : this.shop().url;
+  }
 
   async call(path: string, init: RequestInit = {}): Promise<Response> {
     const res = await fetch(this.url + path, {
       ...init,
       headers: {
+        ...this.headers,
         ...(this.cookie ? { cookie: this.cookie } : {}),
         ...(init.headers as Record<string, string> | undefined),
       },
@@ -20,20 +31,36 @@ export class Shopper {
     return res;
   }
 
-  async setQuantity(quantity: number): Promise<{ order: string; amount: number; status: string }> {
+  async cart(): Promise<{ quantity: number; amount: number; status: string; order?: string }> {
+    return (await (await this.call('/api/cart')).json()) as {
+      quantity: number;
+      amount: number;
+      status: string;
+      order?: string;
+    };
+  }
+
+  async setQuantity(
+    quantity: number,
+  ): Promise<{ quantity: number; amount: number; status: string; order: string }> {
     const res = await this.call('/api/cart', {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ quantity }),
     });
     assert.equal(res.status, 200);
-    return (await res.json()) as { order: string; amount: number; status: string };
+    return (await res.json()) as {
+      quantity: number;
+      amount: number;
+      status: string;
+      order: string;
+    };
   }
 
   /** POST {mount}/payments with a card, as the drop-in sends it. */
-  // The answer is read field by field.
+  // The answer is read field by field (its 3-D Secure action too).
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  async pay(number: string): Promise<any> {
+  async pay(number = '4111111111111111'): Promise<any> {
     const res = await this.call('/checkout/payments', {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: this.url },
@@ -53,9 +80,11 @@ export class Shopper {
     return res.json();
   }
 
-  async result(): Promise<Record<string, unknown> & { state: string }> {
+  async result(): Promise<
+    Record<string, unknown> & { state: string; amount?: number; currency?: string }
+  > {
     return (await this.call('/api/payment-result')).json() as Promise<
-      Record<string, unknown> & { state: string }
+      Record<string, unknown> & { state: string; amount?: number; currency?: string }
     >;
   }
 }
