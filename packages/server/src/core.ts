@@ -1,14 +1,14 @@
 import type { CheckoutLogger } from './logger.js';
 import type { CheckoutOptions, ReconcileOptions, ReconcileSummary } from './options.js';
-import { stopRetries } from './internal/delivery.js';
+import { stopRetries } from './facts/delivery.js';
 import { reconcile } from './use-cases/reconcile.js';
-import { createContext, type Context } from './internal/context.js';
-import { validateOptions } from './internal/validate-options.js';
+import { createContext, type Context } from './setup/context.js';
+import { validateOptions } from './setup/validate-options.js';
 import { errorAnswer } from './http/errors.js';
 import { BASE_HEADERS, type HttpAnswer, type HttpExchange } from './http/exchange.js';
 import { ROUTES, pageAnswer, type Route } from './http/routes.js';
 import { refundWith, type RefundCommand, type RefundResult } from './use-cases/refund.js';
-import { outboxHand } from './internal/refund-facts.js';
+import { outboxHand } from './facts/refund-facts.js';
 import {
   refundable,
   RefundError,

@@ -38,7 +38,7 @@ export type {
   LookupRecord,
   ListedTransaction,
   CallOptions,
-} from './gateway.js';
+} from './gateway/port.js';
 export { CheckoutError, type CheckoutErrorCode } from './errors.js';
 export { type CheckoutLogger, stderrLogger } from './logger.js';
 export type { CheckoutStore } from './stores/store.js';

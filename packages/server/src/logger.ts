@@ -1,4 +1,4 @@
-import { redact, redactText } from './internal/mask.js';
+import { redact, redactText } from './cards/mask.js';
 
 /** What the middleware logs through; `console` fits, so do pino and winston loggers. */
 export interface CheckoutLogger {

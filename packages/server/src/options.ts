@@ -1,6 +1,6 @@
 import type { PaymentNotification, PayoutWebhook } from '@pg-checkout/protocol';
 import type { CheckoutStore } from './stores/store.js';
-import type { CheckoutGateway, Consumer, LookupRecord, RedirectUrls } from './gateway.js';
+import type { CheckoutGateway, Consumer, LookupRecord, RedirectUrls } from './gateway/port.js';
 import type { CheckoutLogger } from './logger.js';
 import type { PaymentState } from './payment-state.js';
 import type { TelemetryOptions } from './telemetry/options.js';

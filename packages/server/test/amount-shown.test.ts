@@ -1,9 +1,9 @@
 /** The core's use cases, issue 29: the total charged is the one shown, and "already paid" says so. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { callerOf } from '../src/internal/caller.js';
-import { createContext } from '../src/internal/context.js';
-import { validateOptions } from '../src/internal/validate-options.js';
+import { callerOf } from '../src/use-cases/caller.js';
+import { createContext } from '../src/setup/context.js';
+import { validateOptions } from '../src/setup/validate-options.js';
 import type { CheckoutOrder } from '../src/options.js';
 import { payByCard } from '../src/use-cases/pay-by-card.js';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { base64, base64url, fromBase64url } from '../src/internal/crypto.js';
+import { base64, base64url, fromBase64url } from '../src/runtime/crypto.js';
 
 describe('base64 without Buffer', () => {
   it('encodes as Buffer does, every length from 0 to 300 bytes', () => {

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { isIP } from 'node:net';
 import { describe, it } from 'node:test';
-import { ipVersion, parseIPv6 } from '../src/internal/ip.js';
-import { clientKey } from '../src/internal/limits.js';
+import { ipVersion, parseIPv6 } from '../src/limits/ip.js';
+import { clientKey } from '../src/limits/limits.js';
 
 const TOKENS = [
   '0',

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { redactingLogger } from '../src/logger.js';
-import { maskPan, redact } from '../src/internal/mask.js';
+import { maskPan, redact } from '../src/cards/mask.js';
 
 describe('log redaction', () => {
   it('masks card numbers to first six and last four', () => {

@@ -5,8 +5,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createContext } from '../src/internal/context.js';
-import { validateOptions } from '../src/internal/validate-options.js';
+import { createContext } from '../src/setup/context.js';
+import { validateOptions } from '../src/setup/validate-options.js';
 import type { CheckoutGateway, ListedTransaction } from '../src/index.js';
 import { reconcile } from '../src/use-cases/reconcile.js';
 

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
-import { createSecrets } from '../src/internal/secrets.js';
-import { sha256Base64 } from '../src/internal/crypto.js';
+import { createSecrets } from '../src/setup/secrets.js';
+import { sha256Base64 } from '../src/runtime/crypto.js';
 
 /** Runs `fn` as on a runtime without node:crypto (Workers): the Web Crypto path. */
 async function withoutNodeCrypto<T>(fn: () => Promise<T>): Promise<T> {

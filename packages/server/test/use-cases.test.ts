@@ -6,9 +6,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CheckoutError } from '../src/errors.js';
-import { callerOf } from '../src/internal/caller.js';
-import { createContext, type Context } from '../src/internal/context.js';
-import { validateOptions } from '../src/internal/validate-options.js';
+import { callerOf } from '../src/use-cases/caller.js';
+import { createContext, type Context } from '../src/setup/context.js';
+import { validateOptions } from '../src/setup/validate-options.js';
 import type { CheckoutOrder } from '../src/options.js';
 import type { OwnedPaymentState } from '../src/payment-state.js';
 import { payByCard } from '../src/use-cases/pay-by-card.js';

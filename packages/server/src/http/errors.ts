@@ -1,6 +1,6 @@
 import { CheckoutError } from '../errors.js';
-import type { Context } from '../internal/context.js';
-import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js';
+import type { Context } from '../setup/context.js';
+import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import { jsonAnswer, type HttpAnswer } from './exchange.js';
 
 const answer = (status: number, code: string, message: string, headers?: Record<string, string>) =>

@@ -1,10 +1,10 @@
 import type { BrowserRoute, RouteMethod, RoutePattern } from '@pg-checkout/protocol/browser';
-import { takeBankTurn, type PostEnd } from '../internal/bank-limits.js';
-import type { Context } from '../internal/context.js';
-import { callerOf } from '../internal/caller.js';
-import { completionPage, methodPageCsp, type CompletionKind } from '../internal/html.js';
-import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../internal/schemas.js';
-import { ipVersion } from '../internal/ip.js';
+import { takeBankTurn, type PostEnd } from '../limits/bank-limits.js';
+import type { Context } from '../setup/context.js';
+import { callerOf } from '../use-cases/caller.js';
+import { completionPage, methodPageCsp, type CompletionKind } from './html.js';
+import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../use-cases/schemas.js';
+import { ipVersion } from '../limits/ip.js';
 import { httpStatusOf, type OwnedPaymentState } from '../payment-state.js';
 import { cancelChallenge } from '../use-cases/cancel-challenge.js';
 import { confirmProof, type ProofResult } from '../use-cases/confirm-proof.js';

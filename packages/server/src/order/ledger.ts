@@ -1,13 +1,13 @@
-import { base64url, randomBytes } from '../internal/crypto.js';
+import { base64url, randomBytes } from '../runtime/crypto.js';
 import { CheckoutError, storeUnavailable } from '../errors.js';
-import type { LookupRecord } from '../gateway.js';
+import type { LookupRecord } from '../gateway/port.js';
 import type { PaymentMethodName } from '../options.js';
-import type { Context } from '../internal/context.js';
-import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js';
-import { orderKeys } from '../internal/keys.js';
-import { enqueueSafely } from '../internal/sweep-list.js';
+import type { Context } from '../setup/context.js';
+import { classifyGatewayError, setupFault } from '../gateway/failures.js';
+import { orderKeys } from '../stores/keys.js';
+import { enqueueSafely } from '../facts/sweep-list.js';
 import { nextStatus, observed, type AttemptEvent, type AttemptStatus } from './states.js';
-import { later } from '../internal/timers.js';
+import { later } from '../runtime/timers.js';
 
 /**
  * What the middleware remembers of one order's attempts. A cache of the gateway: when it is

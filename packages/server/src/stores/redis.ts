@@ -9,7 +9,7 @@ import {
   type CheckoutStore,
   type StoreWrite,
 } from './store.js';
-import { builtinCrypto } from '../internal/crypto.js';
+import { builtinCrypto } from '../runtime/crypto.js';
 
 /** Options of {@link RedisStore}. */
 export interface RedisStoreOptions {

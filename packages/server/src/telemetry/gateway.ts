@@ -1,5 +1,5 @@
-import type { CheckoutGateway } from '../gateway.js';
-import { classifyGatewayError } from '../internal/gateway-errors.js';
+import type { CheckoutGateway } from '../gateway/port.js';
+import { classifyGatewayError } from '../gateway/failures.js';
 import type { Telemetry } from './telemetry.js';
 
 /** A failed call's bounded type: how the core reads it (declined, outcome_unknown, ...). */

@@ -1,4 +1,4 @@
-import type { PaymentRecord } from '../internal/records.js';
+import type { PaymentRecord } from '../order/records.js';
 import type { PaymentState } from '../payment-state.js';
 
 /** Every metric and attribute this package reports starts with it (the server README lists them). */

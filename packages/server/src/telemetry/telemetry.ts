@@ -1,5 +1,5 @@
 import type { Attributes, Meter, Span, Tracer } from '@opentelemetry/api';
-import type { PaymentRecord } from '../internal/records.js';
+import type { PaymentRecord } from '../order/records.js';
 import { builtin, otel, INSTRUMENTATION } from './api.js';
 import { createInstruments, type Instruments } from './instruments.js';
 import { ATTR, PREFIX, allowed, paymentAttributes, threeDSAttributes } from './names.js';

@@ -1,10 +1,10 @@
 import { CheckoutError } from '../errors.js';
 import type { PaymentState } from '../payment-state.js';
-import type { Caller } from '../internal/caller.js';
-import type { Context } from '../internal/context.js';
-import { enforceLimits } from '../internal/limits.js';
-import { isFinal, loadPaymentSafely } from '../internal/records.js';
-import { gatewayView, settle } from '../internal/settle.js';
+import type { Caller } from './caller.js';
+import type { Context } from '../setup/context.js';
+import { enforceLimits } from '../limits/limits.js';
+import { isFinal, loadPaymentSafely } from '../order/records.js';
+import { gatewayView, settle } from '../order/settle.js';
 import { move, parseAttemptReference, withOrder } from '../order/ledger.js';
 import type { OwnedPayment } from './confirm-step2.js';
 import { paymentStatus } from './status.js';

@@ -1,11 +1,11 @@
 import type { PaymentState } from '../payment-state.js';
-import { noteDecline } from '../internal/card-testing.js';
-import type { Context } from '../internal/context.js';
-import { classifyGatewayError, type GatewayFailure } from '../internal/gateway-errors.js';
-import { paymentKeys } from '../internal/keys.js';
-import { alreadyPaidState, pendingState, stateFromFailure } from '../internal/outcomes.js';
-import { isFinal, loadPaymentSafely, type PaymentRecord } from '../internal/records.js';
-import { gatewayView, settle } from '../internal/settle.js';
+import { noteDecline } from '../limits/card-testing.js';
+import type { Context } from '../setup/context.js';
+import { classifyGatewayError, type GatewayFailure } from '../gateway/failures.js';
+import { paymentKeys } from '../stores/keys.js';
+import { alreadyPaidState, pendingState, stateFromFailure } from '../order/outcomes.js';
+import { isFinal, loadPaymentSafely, type PaymentRecord } from '../order/records.js';
+import { gatewayView, settle } from '../order/settle.js';
 import {
   attemptReference,
   move,
@@ -13,7 +13,7 @@ import {
   refreshAttempts,
   withOrder,
 } from '../order/ledger.js';
-import { later } from '../internal/timers.js';
+import { later } from '../runtime/timers.js';
 
 /** Least time between two sends of one kept proof, across instances. */
 const RETRY_GAP_MS = 1_000;

@@ -1,13 +1,13 @@
 import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { PaymentState } from '../payment-state.js';
-import type { Caller } from '../internal/caller.js';
-import type { Context } from '../internal/context.js';
-import { classifyGatewayError } from '../internal/gateway-errors.js';
-import { noteDecline } from '../internal/card-testing.js';
-import { enforceLimits } from '../internal/limits.js';
-import { alreadyPaidState, stateFromFailure, stateFromOutcome } from '../internal/outcomes.js';
-import { loadPayment, loadPaymentSafely, type PaymentRecord } from '../internal/records.js';
-import { gatewayView, settle } from '../internal/settle.js';
+import type { Caller } from './caller.js';
+import type { Context } from '../setup/context.js';
+import { classifyGatewayError } from '../gateway/failures.js';
+import { noteDecline } from '../limits/card-testing.js';
+import { enforceLimits } from '../limits/limits.js';
+import { alreadyPaidState, stateFromFailure, stateFromOutcome } from '../order/outcomes.js';
+import { loadPayment, loadPaymentSafely, type PaymentRecord } from '../order/records.js';
+import { gatewayView, settle } from '../order/settle.js';
 import {
   move,
   paidAttempt,

@@ -1,10 +1,10 @@
-import type { Caller } from '../internal/caller.js';
+import type { Caller } from './caller.js';
 import type { CheckoutOrder } from '../options.js';
 import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
-import type { Context } from '../internal/context.js';
-import { paymentKeys } from '../internal/keys.js';
-import { loadPaymentSafely } from '../internal/records.js';
-import { gatewayView } from '../internal/settle.js';
+import type { Context } from '../setup/context.js';
+import { paymentKeys } from '../stores/keys.js';
+import { loadPaymentSafely } from '../order/records.js';
+import { gatewayView } from '../order/settle.js';
 import { attemptReference, paidAttempt, type Ledger } from '../order/ledger.js';
 import { matchesCharge } from '../order/states.js';
 

@@ -1,19 +1,19 @@
 import { CheckoutError, storeUnavailable } from '../errors.js';
-import type { CardInput, PaymentOutcome } from '../gateway.js';
+import type { CardInput, PaymentOutcome } from '../gateway/port.js';
 import type { CheckoutOrder } from '../options.js';
 import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
-import type { Caller } from '../internal/caller.js';
-import type { Context } from '../internal/context.js';
-import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js';
-import { noteDecline, refuseCardTester } from '../internal/card-testing.js';
-import { enforceLimits } from '../internal/limits.js';
-import { maskPan } from '../internal/mask.js';
-import { routeUrl } from '../internal/route-url.js';
-import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../internal/outcomes.js';
-import type { PaymentRecord } from '../internal/records.js';
-import { findSavedCard, registerCard, settleSavedCard } from '../internal/saved-cards.js';
-import type { CreatePaymentCommand } from '../internal/schemas.js';
-import { settle } from '../internal/settle.js';
+import type { Caller } from './caller.js';
+import type { Context } from '../setup/context.js';
+import { classifyGatewayError, setupFault } from '../gateway/failures.js';
+import { noteDecline, refuseCardTester } from '../limits/card-testing.js';
+import { enforceLimits } from '../limits/limits.js';
+import { maskPan } from '../cards/mask.js';
+import { routeUrl } from '../http/route-url.js';
+import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../order/outcomes.js';
+import type { PaymentRecord } from '../order/records.js';
+import { findSavedCard, registerCard, settleSavedCard } from '../cards/saved-cards.js';
+import type { CreatePaymentCommand } from './schemas.js';
+import { settle } from '../order/settle.js';
 import {
   attemptReference,
   move,

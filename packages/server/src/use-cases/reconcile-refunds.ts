@@ -1,8 +1,8 @@
-import type { ListedTransaction } from '../gateway.js';
-import type { Context } from '../internal/context.js';
-import { deliver } from '../internal/delivery.js';
-import { classifyGatewayError } from '../internal/gateway-errors.js';
-import { paymentKeys } from '../internal/keys.js';
+import type { ListedTransaction } from '../gateway/port.js';
+import type { Context } from '../setup/context.js';
+import { deliver } from '../facts/delivery.js';
+import { classifyGatewayError } from '../gateway/failures.js';
+import { paymentKeys } from '../stores/keys.js';
 import {
   isCompletedRefund,
   isPendingRefundRecord,
@@ -10,8 +10,8 @@ import {
   refundEventOf,
   refundFact,
   WATCH_TTL_MS,
-} from '../internal/refund-facts.js';
-import type { SweepItem } from '../internal/sweep-list.js';
+} from '../facts/refund-facts.js';
+import type { SweepItem } from '../facts/sweep-list.js';
 import { parseAttemptReference } from '../order/ledger.js';
 import { counted, type Summary } from './sweep-summary.js';
 

@@ -1,18 +1,12 @@
-import { base64url, randomBytes } from '../internal/crypto.js';
-import type { ListedTransaction, LookupRecord } from '../gateway.js';
+import { base64url, randomBytes } from '../runtime/crypto.js';
+import type { ListedTransaction, LookupRecord } from '../gateway/port.js';
 import type { ReconcileOptions, ReconcileSummary } from '../options.js';
-import type { Context } from '../internal/context.js';
-import {
-  deliver,
-  factKindOf,
-  wantsFact,
-  type Fact,
-  type OutboxEntry,
-} from '../internal/delivery.js';
-import { classifyGatewayError } from '../internal/gateway-errors.js';
-import { orderKeys, paymentKeys, sweepKeys } from '../internal/keys.js';
-import { stateFromLookup } from '../internal/outcomes.js';
-import { drain, type SweepItem } from '../internal/sweep-list.js';
+import type { Context } from '../setup/context.js';
+import { deliver, factKindOf, wantsFact, type Fact, type OutboxEntry } from '../facts/delivery.js';
+import { classifyGatewayError } from '../gateway/failures.js';
+import { orderKeys, paymentKeys, sweepKeys } from '../stores/keys.js';
+import { stateFromLookup } from '../order/outcomes.js';
+import { drain, type SweepItem } from '../facts/sweep-list.js';
 import { attemptReference, parseAttemptReference, type Ledger } from '../order/ledger.js';
 import { askAboutRefund, handOverLostRefunds } from './reconcile-refunds.js';
 import { counted, type Summary } from './sweep-summary.js';

@@ -1,15 +1,15 @@
 import type { RouteAnswer } from '@pg-checkout/protocol/browser';
 import { CheckoutError } from '../errors.js';
 import type { PaymentMethodName } from '../options.js';
-import type { Caller } from '../internal/caller.js';
-import type { Context } from '../internal/context.js';
-import { classifyGatewayError, setupFault } from '../internal/gateway-errors.js';
-import { enforceLimits } from '../internal/limits.js';
-import { pendingState } from '../internal/outcomes.js';
-import { routeUrl } from '../internal/route-url.js';
-import type { RedirectCommand } from '../internal/schemas.js';
+import type { Caller } from './caller.js';
+import type { Context } from '../setup/context.js';
+import { classifyGatewayError, setupFault } from '../gateway/failures.js';
+import { enforceLimits } from '../limits/limits.js';
+import { pendingState } from '../order/outcomes.js';
+import { routeUrl } from '../http/route-url.js';
+import type { RedirectCommand } from './schemas.js';
 import { amountChanged } from './amount-shown.js';
-import { saveSafely } from '../internal/settle.js';
+import { saveSafely } from '../order/settle.js';
 import {
   attemptReference,
   move,

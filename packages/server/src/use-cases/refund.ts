@@ -1,8 +1,8 @@
-import type { LookupRecord } from '../gateway.js';
+import type { LookupRecord } from '../gateway/port.js';
 import type { CheckoutLogger } from '../logger.js';
 import type { RefundEvent } from '../options.js';
-import { classifyGatewayError } from '../internal/gateway-errors.js';
-import { directHand, type RefundHand } from '../internal/refund-hook.js';
+import { classifyGatewayError } from '../gateway/failures.js';
+import { directHand, type RefundHand } from '../facts/refund-hook.js';
 import {
   isPendingRefund,
   refundable,

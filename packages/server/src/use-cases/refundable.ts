@@ -1,6 +1,6 @@
-import type { CallOptions, LookupRecord } from '../gateway.js';
+import type { CallOptions, LookupRecord } from '../gateway/port.js';
 import { CheckoutError } from '../errors.js';
-import { classifyGatewayError } from '../internal/gateway-errors.js';
+import { classifyGatewayError } from '../gateway/failures.js';
 
 /** A transaction as the gateway's list answers it (the fields the refund use case reads). */
 export interface ListedTransaction {

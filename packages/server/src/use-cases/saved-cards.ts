@@ -1,10 +1,10 @@
 import { CheckoutError } from '../errors.js';
-import type { CardInput } from '../gateway.js';
-import type { Caller } from '../internal/caller.js';
-import type { Context } from '../internal/context.js';
-import { enforceLimits } from '../internal/limits.js';
-import type { SavedCard } from '../internal/records.js';
-import { addCard, listCards, registerCard, removeCard } from '../internal/saved-cards.js';
+import type { CardInput } from '../gateway/port.js';
+import type { Caller } from './caller.js';
+import type { Context } from '../setup/context.js';
+import { enforceLimits } from '../limits/limits.js';
+import type { SavedCard } from '../order/records.js';
+import { addCard, listCards, registerCard, removeCard } from '../cards/saved-cards.js';
 
 /** Saved cards are only for a shopper the merchant identified (`savedCards.shopperId`). */
 async function requireShopper(caller: Caller, ctx: Context): Promise<string> {

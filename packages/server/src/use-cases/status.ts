@@ -1,12 +1,12 @@
 import type { OrderStatus } from '@pg-checkout/protocol/browser';
 import { CheckoutError } from '../errors.js';
 import type { PaymentState } from '../payment-state.js';
-import type { Caller } from '../internal/caller.js';
-import type { Context } from '../internal/context.js';
-import { enforceLimits } from '../internal/limits.js';
-import { alreadyPaidState, pendingState } from '../internal/outcomes.js';
-import { isFinal, loadPaymentSafely, type PaymentRecord } from '../internal/records.js';
-import { gatewayView, settle } from '../internal/settle.js';
+import type { Caller } from './caller.js';
+import type { Context } from '../setup/context.js';
+import { enforceLimits } from '../limits/limits.js';
+import { alreadyPaidState, pendingState } from '../order/outcomes.js';
+import { isFinal, loadPaymentSafely, type PaymentRecord } from '../order/records.js';
+import { gatewayView, settle } from '../order/settle.js';
 import {
   attemptReference,
   paidAttempt,

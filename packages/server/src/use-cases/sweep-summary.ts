@@ -1,5 +1,5 @@
 import type { ReconcileSummary } from '../options.js';
-import type { DeliveryResult } from '../internal/delivery.js';
+import type { DeliveryResult } from '../facts/delivery.js';
 
 /** What one sweep run counts as it goes. */
 export type Summary = Omit<ReconcileSummary, 'busy'>;

@@ -1,6 +1,6 @@
-import type { Context } from '../internal/context.js';
-import { orderKeys } from '../internal/keys.js';
-import { loadPayment } from '../internal/records.js';
+import type { Context } from '../setup/context.js';
+import { orderKeys } from '../stores/keys.js';
+import { loadPayment } from '../order/records.js';
 import { parseAttemptReference, type Ledger } from '../order/ledger.js';
 
 /** The attempt a `:session` token of the 3-D Secure URLs names, or `undefined` when the token is not ours. */

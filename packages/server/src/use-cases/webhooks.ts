@@ -4,14 +4,14 @@ import {
   WebhookVerificationError,
 } from '@pg-checkout/node';
 import type { PaymentNotification, PayoutWebhook } from '@pg-checkout/protocol';
-import type { LookupRecord } from '../gateway.js';
+import type { LookupRecord } from '../gateway/port.js';
 import type { WebhookEvent } from '../options.js';
-import type { Context } from '../internal/context.js';
-import { classifyGatewayError } from '../internal/gateway-errors.js';
-import { stateFromLookup } from '../internal/outcomes.js';
-import { isFinal, loadPaymentSafely, type PaymentRecord } from '../internal/records.js';
-import { deliverRefundsOf } from '../internal/refund-facts.js';
-import { settle } from '../internal/settle.js';
+import type { Context } from '../setup/context.js';
+import { classifyGatewayError } from '../gateway/failures.js';
+import { stateFromLookup } from '../order/outcomes.js';
+import { isFinal, loadPaymentSafely, type PaymentRecord } from '../order/records.js';
+import { deliverRefundsOf } from '../facts/refund-facts.js';
+import { settle } from '../order/settle.js';
 import { parseAttemptReference } from '../order/ledger.js';
 
 const DONE_TTL_MS = 4 * 24 * 60 * 60_000; // the gateway retries for up to three days

@@ -1,5 +1,5 @@
 import { misconfigured, type CheckoutError } from '../errors.js';
-import { sayOnce, type Context } from './context.js';
+import { sayOnce, type Context } from '../setup/context.js';
 
 /** How the middleware treats a failure thrown by the gateway client. */
 export type GatewayFailure =

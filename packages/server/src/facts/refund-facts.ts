@@ -1,9 +1,9 @@
-import type { ListedTransaction } from '../gateway.js';
+import type { ListedTransaction } from '../gateway/port.js';
 import type { RefundEvent } from '../options.js';
-import type { Context } from './context.js';
+import type { Context } from '../setup/context.js';
 import { deliver, wantsFact, type DeliveryResult, type Fact } from './delivery.js';
 import type { RefundHand } from './refund-hook.js';
-import { paymentKeys } from './keys.js';
+import { paymentKeys } from '../stores/keys.js';
 import { enqueueSafely } from './sweep-list.js';
 
 /** How long a pending refund is watched by the sweep (reconcile-refunds.ts), and its list item marked. */

@@ -1,6 +1,6 @@
-import type { Context } from './context.js';
+import type { Context } from '../setup/context.js';
 import type { FactKind } from './delivery.js';
-import { sweepKeys } from './keys.js';
+import { sweepKeys } from '../stores/keys.js';
 
 /** What the sweep looks at again: a fact whose hook has not resolved, an order with open attempts, a pending refund. */
 export type SweepItem =

@@ -1,4 +1,11 @@
-import { base64url, constantTimeEqual, fromBase64url, fromUtf8, macKey, utf8 } from './crypto.js';
+import {
+  base64url,
+  constantTimeEqual,
+  fromBase64url,
+  fromUtf8,
+  macKey,
+  utf8,
+} from '../runtime/crypto.js';
 
 /**
  * Stateless proofs handed to the browser. Both are HMACs under a server-only key, so they verify

@@ -1,10 +1,10 @@
 import { CheckoutError } from '../errors.js';
-import type { CardInput } from '../gateway.js';
-import type { Caller } from './caller.js';
-import type { Context } from './context.js';
-import { cardKeys } from './keys.js';
+import type { CardInput } from '../gateway/port.js';
+import type { Caller } from '../use-cases/caller.js';
+import type { Context } from '../setup/context.js';
+import { cardKeys } from '../stores/keys.js';
 import { maskPan } from './mask.js';
-import type { PaymentRecord, SavedCard } from './records.js';
+import type { PaymentRecord, SavedCard } from '../order/records.js';
 
 // Saved-card lists outlive sessions; the merchant's store decides real durability (Redis persistence).
 const CARDS_TTL_MS = 400 * 24 * 60 * 60_000;

@@ -1,6 +1,6 @@
 import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { CardTestingEvent } from '../options.js';
-import type { Context } from './context.js';
+import type { Context } from '../setup/context.js';
 import { clientKey } from './limits.js';
 
 /** Who a card payment's declines count against: its order, and the shopper and client when known. */

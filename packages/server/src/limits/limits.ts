@@ -1,7 +1,7 @@
 import { CheckoutError, storeUnavailable } from '../errors.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../use-cases/caller.js';
 import { parseIPv6 } from './ip.js';
-import type { Context, Limits } from './context.js';
+import type { Context, Limits } from '../setup/context.js';
 
 /** What a limited route does: starts a payment, changes saved cards, or reads what the gateway says. */
 export type LimitKind = 'pay' | 'cards' | 'read';

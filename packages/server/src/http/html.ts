@@ -1,4 +1,4 @@
-import { base64, randomBytes, sha256Base64 } from './crypto.js';
+import { base64, randomBytes, sha256Base64 } from '../runtime/crypto.js';
 
 const SCRIPT = /<script\b[^>]*>([\s\S]*?)<\/script>/gi;
 const URL_ATTR = /\b(?:action|src)\s*=\s*["']([^"']+)["']/gi;

@@ -1,10 +1,10 @@
-import type { LookupRecord, PaymentOutcome } from '../gateway.js';
+import type { LookupRecord, PaymentOutcome } from '../gateway/port.js';
 import type { PaymentState } from '../payment-state.js';
-import type { Context } from './context.js';
-import type { GatewayFailure } from './gateway-errors.js';
-import { deliver, factKindOf, wantsFact } from './delivery.js';
+import type { Context } from '../setup/context.js';
+import type { GatewayFailure } from '../gateway/failures.js';
+import { deliver, factKindOf, wantsFact } from '../facts/delivery.js';
 import type { PaymentRecord } from './records.js';
-import { routeUrl } from './route-url.js';
+import { routeUrl } from '../http/route-url.js';
 
 const APPROVED = 'Payment approved.';
 const PENDING = 'Your payment is being processed. We will confirm it shortly.';

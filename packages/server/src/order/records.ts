@@ -1,7 +1,7 @@
 import type { PaymentState } from '../payment-state.js';
 import type { PaymentMethodName } from '../options.js';
-import type { Context } from './context.js';
-import { paymentKeys } from './keys.js';
+import type { Context } from '../setup/context.js';
+import { paymentKeys } from '../stores/keys.js';
 import type { TraceOrigin } from '../telemetry/index.js';
 
 /** What the store keeps about one payment; never card data. A cache: the gateway is the truth. */

@@ -1,8 +1,8 @@
-import { base64url, randomBytes } from './crypto.js';
+import { base64url, randomBytes } from '../runtime/crypto.js';
 import type { PaymentEvent, RefundEvent } from '../options.js';
 import type { PaymentState } from '../payment-state.js';
-import type { Context } from './context.js';
-import { paymentKeys } from './keys.js';
+import type { Context } from '../setup/context.js';
+import { paymentKeys } from '../stores/keys.js';
 import { enqueueSafely } from './sweep-list.js';
 
 /** The kinds of money fact the merchant's hooks are told of, each once delivered per reference. */

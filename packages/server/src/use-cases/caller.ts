@@ -1,5 +1,5 @@
 import type { CheckoutOrder } from '../options.js';
-import type { Context } from './context.js';
+import type { Context } from '../setup/context.js';
 import { parseOrder } from './schemas.js';
 
 /**

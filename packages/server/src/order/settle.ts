@@ -1,10 +1,10 @@
-import type { LookupRecord } from '../gateway.js';
+import type { LookupRecord } from '../gateway/port.js';
 import type { PaymentState } from '../payment-state.js';
-import type { Context } from './context.js';
-import { classifyGatewayError } from './gateway-errors.js';
+import type { Context } from '../setup/context.js';
+import { classifyGatewayError } from '../gateway/failures.js';
 import { emitLifecycle, stateFromLookup } from './outcomes.js';
 import { isFinal, savePayment, type PaymentRecord } from './records.js';
-import { settleSavedCard } from './saved-cards.js';
+import { settleSavedCard } from '../cards/saved-cards.js';
 
 /**
  * Saves a record whose state changed and runs the hooks. Called after the gateway answered, so a

@@ -1,5 +1,5 @@
-import type { Context } from './context.js';
-import { orderKeys } from './keys.js';
+import type { Context } from '../setup/context.js';
+import { orderKeys } from '../stores/keys.js';
 import { clientKey } from './limits.js';
 
 /** After a refused proof, how long the same client waits before its next post to that session. */

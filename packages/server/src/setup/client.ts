@@ -1,5 +1,5 @@
 import { GatewayClient } from '@pg-checkout/node';
-import type { CheckoutGateway } from '../gateway.js';
+import type { CheckoutGateway } from '../gateway/port.js';
 import type { GatewayCredentials } from '../options.js';
 
 /** Builds a GatewayClient from credentials; the annotation proves the real client fits the port. */

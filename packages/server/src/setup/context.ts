@@ -1,4 +1,4 @@
-import type { CheckoutGateway } from '../gateway.js';
+import type { CheckoutGateway } from '../gateway/port.js';
 import type { CheckoutLogger } from '../logger.js';
 import { redactingLogger, stderrLogger } from '../logger.js';
 import type { CheckoutOptions, PaymentMethodName } from '../options.js';
