@@ -9,6 +9,7 @@ import {
   createCheckout,
   type CheckoutLogger,
   type PaymentEvent,
+  type ResolveOrderContext,
 } from '@pg-checkout/express';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox } from '@pg-checkout/sandbox';
@@ -197,11 +198,12 @@ async function startWith(
   /**
    * The shopper's order. Reads (GET {mount}/config) see the current order or, with none, a preview
    * that writes nothing; a route that pays makes the order first (the shopper acted), under the
-   * new-order limit.
+   * new-order limit. The hosted page charges the total in USD: the checkout says which method pays.
    */
-  const resolveOrder = async (req: Request) => {
+  const resolveOrder = async (req: Request, { method }: ResolveOrderContext) => {
     const session = sessionOf(req);
     let order = session ? await orders.current(session) : undefined;
+    // A read writes nothing (HTTP's safe methods); a POST is the shopper acting.
     const pays = req.method !== 'GET' && req.method !== 'HEAD';
     if (pays && (!order || order.status === 'refunded')) {
       if (!mayStartOrder(req))
@@ -214,7 +216,7 @@ async function startWith(
       order = (await orders.ensure(sessions.ensure(req, req.res!), cartLines(1))).order;
     }
     const amount = order?.total ?? cartTotal(cartLines(1));
-    const currency = req.path === '/hosted' ? 'USD' : CURRENCY;
+    const currency = method === 'hosted' ? 'USD' : CURRENCY;
     return {
       amount: amountIn(amount, currency)!,
       currency,

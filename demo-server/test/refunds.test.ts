@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { GatewayClient } from '@pg-checkout/node';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import type { GatewayClient } from '@pg-checkout/node';
+import type { Sandbox } from '@pg-checkout/sandbox';
 import {
   adminSession,
   backOfficePage,
@@ -10,6 +10,7 @@ import {
   submitForm,
   type AdminSession,
 } from '@pg-checkout/test-helpers/admin';
+import { startSandboxClient } from '@pg-checkout/test-helpers/sandbox-client';
 import { refundedAtSandbox, settledPayment } from '@pg-checkout/test-helpers/sandbox-payments';
 import { startLossyGateway, type LossyGateway } from '@pg-checkout/test-helpers/lossy-gateway';
 import { startTestDemo, type TestDemo } from './helpers/demo.js';
@@ -25,15 +26,10 @@ let admin: AdminSession;
 let client: GatewayClient;
 
 before(async () => {
-  sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+  ({ sandbox, client } = await startSandboxClient());
   proxy = await startLossyGateway(sandbox.url);
   demo = await startTestDemo({ baseUrl: proxy.url, token: sandbox.token, secret: sandbox.secret });
   admin = await adminSession(demo.shop);
-  client = new GatewayClient({
-    baseUrl: sandbox.url,
-    token: sandbox.token,
-    secret: sandbox.secret,
-  });
 });
 after(async () => {
   await demo?.close();

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import express from 'express';
-import { GatewayClient } from '@pg-checkout/node';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import type { GatewayClient } from '@pg-checkout/node';
+import type { Sandbox } from '@pg-checkout/sandbox';
+import { startSandboxClient } from '@pg-checkout/test-helpers/sandbox-client';
+import { settledPayment } from '@pg-checkout/test-helpers/sandbox-payments';
 import { createCheckout, RefundError, type RefundEvent } from '../src/index.js';
 
 // checkout.refund() on the Express router: the core's refund use case with the router's client.
@@ -11,12 +13,7 @@ import { createCheckout, RefundError, type RefundEvent } from '../src/index.js';
 let sandbox: Sandbox;
 let client: GatewayClient;
 before(async () => {
-  sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
-  client = new GatewayClient({
-    baseUrl: sandbox.url,
-    token: sandbox.token,
-    secret: sandbox.secret,
-  });
+  ({ sandbox, client } = await startSandboxClient());
 });
 after(() => sandbox.close());
 
@@ -31,21 +28,9 @@ test('the router refunds once per key, with the checkout’s gateway client and 
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
   express().use('/checkout', checkout); // still a router
-  const paid = await client.payments.create({
-    creditCard: {
-      number: '4111111111111111',
-      cardHolder: 'Thandi Nkosi',
-      expiryMonth: 12,
-      expiryYear: new Date().getUTCFullYear() + 3,
-      cvv: '123',
-      type: 'visa',
-    },
-    transaction: { reference: `express-refund-${randomUUID()}`, currency: 'ZAR', amount: 4_900 },
-    autoExecute: true,
-    clientIp: '127.0.0.1',
-    screenWidth: '1280',
-    screenHeight: '800',
-  });
+  const paid = {
+    reference: await settledPayment(client, 4_900, `express-refund-${randomUUID()}`),
+  };
   const key = randomUUID();
   const first = await checkout.refund({ reference: paid.reference, amount: 2_000, key });
   const again = await checkout.refund({ reference: paid.reference, amount: 2_000, key });

@@ -5,7 +5,7 @@ import type { CheckoutLogger } from './logger.js';
 import type { PaymentState } from './payment-state.js';
 import type { TelemetryOptions } from './telemetry/options.js';
 
-/** What `resolveOrder(req)` answers: the money side of a payment, decided on the server only. */
+/** What `resolveOrder(req, { method })` answers: the money side of a payment, decided on the server only. */
 export interface CheckoutOrder {
   /** Integer cents, > 0. */
   amount: number;
@@ -38,6 +38,23 @@ export interface GatewayCredentials {
 }
 
 export type PaymentMethodName = 'card' | 'hosted' | 'eft' | 'redirect';
+
+/**
+ * How a payment is made, as `resolveOrder` is told it: a method of {@link PaymentMethodName}, with
+ * a saved card's payment (`'saved_card'`) apart from one with card details (`'card'`).
+ */
+export type PaymentMethodKind = PaymentMethodName | 'saved_card';
+
+/** What the core tells `resolveOrder` besides the request (docs/contracts.md, "The method told to `resolveOrder`"). */
+export interface ResolveOrderContext {
+  /**
+   * The method the request is about, from the route matched, never from the browser's body:
+   * the one paying (`POST /payments` card or saved card, `/hosted`, `/redirect`, `/eft`), or the
+   * one a read, confirm or cancel of a payment was started with. `undefined` when no method is
+   * chosen yet (`GET /config`, `GET /order`): the order as the page shows it.
+   */
+  method: PaymentMethodKind | undefined;
+}
 
 /**
  * A payment that reached a final or pending state, as handed to lifecycle hooks: at least once,
@@ -187,8 +204,12 @@ export interface CheckoutOptions<Req = unknown> {
   webhookSecret?: string | undefined;
   /** Absolute URL where this router is mounted (e.g. `https://shop.example/checkout`); used for callbackUrl, TermUrl, notify. Required; https in production. */
   publicUrl: string;
-  /** The order for this request: amount, currency, reference. Required. The browser never sets money. */
-  resolveOrder: (req: Req) => CheckoutOrder | Promise<CheckoutOrder>;
+  /**
+   * The order for this request: amount, currency, reference. Required. The browser never sets money.
+   * `context.method` says which method pays (or was paid with), for a shop that prices per method;
+   * a one-argument `(req) => order` is fine.
+   */
+  resolveOrder: (req: Req, context: ResolveOrderContext) => CheckoutOrder | Promise<CheckoutOrder>;
   /** Origins allowed to call the state-changing routes. Default: the request's own origin and `publicUrl`'s. */
   allowedOrigins?: string[] | undefined;
   /** Where sessions, attempts, de-duplication and limits live. Default: a `MemoryStore` (one instance only). */

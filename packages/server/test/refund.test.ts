@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { GatewayClient } from '@pg-checkout/node';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import type { GatewayClient } from '@pg-checkout/node';
+import type { Sandbox } from '@pg-checkout/sandbox';
+import { startSandboxClient } from '@pg-checkout/test-helpers/sandbox-client';
+import { refundedAtSandbox, settledPayment } from '@pg-checkout/test-helpers/sandbox-payments';
 import { createCheckoutHandler } from '../src/fetch.js';
 import type { RefundEvent } from '../src/options.js';
 import { refund, type RefundResult } from '../src/use-cases/refund.js';
@@ -21,39 +23,13 @@ describe('refund: once per key, from the gateway’s records', () => {
   let client: GatewayClient;
 
   before(async () => {
-    sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
-    client = new GatewayClient({
-      baseUrl: sandbox.url,
-      token: sandbox.token,
-      secret: sandbox.secret,
-      retryDelayMs: 10,
-    });
+    ({ sandbox, client } = await startSandboxClient({ retryDelayMs: 10 }));
   });
   after(() => sandbox.close());
 
-  const settled = async (amount: number, autoExecute = true): Promise<string> => {
-    const out = await client.payments.create({
-      creditCard: {
-        number: '4111111111111111',
-        cardHolder: 'Thandi Nkosi',
-        expiryMonth: 12,
-        expiryYear: new Date().getUTCFullYear() + 3,
-        cvv: '123',
-        type: 'visa',
-      },
-      transaction: { reference: `refund-test-${randomUUID()}`, currency: 'ZAR', amount },
-      autoExecute,
-      clientIp: '127.0.0.1',
-      screenWidth: '1280',
-      screenHeight: '800',
-    });
-    assert.equal(out.kind, 'approved');
-    return out.reference;
-  };
-  const refundedAtGateway = async (reference: string): Promise<number> => {
-    const res = await fetch(`${sandbox.url}/_sandbox/transactions/${reference}`);
-    return ((await res.json()) as { refunded: number }).refunded;
-  };
+  const settled = (amount: number, autoExecute = true): Promise<string> =>
+    settledPayment(client, amount, `refund-test-${randomUUID()}`, { autoExecute });
+  const refundedAtGateway = (reference: string) => refundedAtSandbox(sandbox.url, reference);
   const faults = (body: object) =>
     fetch(`${sandbox.url}/_sandbox/faults`, {
       method: 'POST',

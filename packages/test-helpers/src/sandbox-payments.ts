@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import type { GatewayClient } from '@pg-checkout/node';
 
-/** A card payment of `amount` cents, approved and settled at once (a frictionless 4111…1111). */
+/**
+ * A card payment of `amount` cents, approved and settled at once (a frictionless 4111…1111);
+ * with `autoExecute: false`, approved and only authorized.
+ */
 export async function settledPayment(
   client: GatewayClient,
   amount: number,
   merchantReference: string,
+  { autoExecute = true }: { autoExecute?: boolean } = {},
 ): Promise<string> {
   const out = await client.payments.create({
     creditCard: {
@@ -17,7 +21,7 @@ export async function settledPayment(
       type: 'visa',
     },
     transaction: { reference: merchantReference, currency: 'ZAR', amount },
-    autoExecute: true,
+    autoExecute,
     clientIp: '127.0.0.1',
     screenWidth: '1280',
     screenHeight: '800',

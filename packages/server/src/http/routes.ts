@@ -126,11 +126,11 @@ export const ROUTES: readonly Route[] = [
     path: '/config',
     body: 'none',
     run: async (ex, ctx) => {
-      // Display only: no limit, no client address needed; the order comes from resolveOrder.
+      // Display only: no limit, no client address needed; no method chosen yet.
       const order = await callerOf(ctx, ex.request, {
         clientIp: '',
         pageOrigin: undefined,
-      }).order();
+      }).order(undefined);
       return jsonAnswer(200, {
         success: true,
         amount: order.amount,

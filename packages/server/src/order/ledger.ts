@@ -1,7 +1,7 @@
 import { base64url, randomBytes } from '../runtime/crypto.js';
 import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { LookupRecord } from '../gateway/port.js';
-import type { PaymentMethodName } from '../options.js';
+import type { PaymentMethodKind } from '../options.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import { orderKeys } from '../stores/keys.js';
@@ -20,7 +20,7 @@ export interface Ledger {
 
 export interface LedgerAttempt {
   /** How it was started; `undefined` when read back from the gateway. */
-  method?: PaymentMethodName;
+  method?: PaymentMethodKind;
   /** See {@link AttemptStatus}; moved only through {@link move} and {@link observe}. */
   status: AttemptStatus;
   /** The gateway's reference, once known. */
@@ -85,7 +85,7 @@ function nextAttempt(ledger: Ledger): number {
 export function startAttempt(
   ctx: Context,
   ledger: Ledger,
-  fields: { method: PaymentMethodName; amount: number; currency: string },
+  fields: { method: PaymentMethodKind; amount: number; currency: string },
 ): { n: number; attempt: LedgerAttempt } {
   const n = nextAttempt(ledger);
   const status = nextStatus('absent', 'sent');

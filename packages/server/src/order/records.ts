@@ -1,5 +1,5 @@
 import type { PaymentState } from '../payment-state.js';
-import type { PaymentMethodName } from '../options.js';
+import type { PaymentMethodKind } from '../options.js';
 import type { Context } from '../setup/context.js';
 import { paymentKeys } from '../stores/keys.js';
 import type { TraceOrigin } from '../telemetry/index.js';
@@ -14,7 +14,7 @@ export interface PaymentRecord {
   /** The checkout page's origin, where the 3-D Secure completion page posts its message. */
   pageOrigin?: string;
   /** How it was started; hosted-redirect payments have their own lookup. Default `'card'`. */
-  method?: PaymentMethodName;
+  method?: PaymentMethodKind;
   state: PaymentState;
   /** Gateway-side 3-D Secure ids, checked against what the bank posts back. */
   threeDS?: {

@@ -80,7 +80,7 @@ export async function confirmStep2(
       if (current.state.status !== 'authenticating' || threeDS?.version !== 2 || !threeDS.txId)
         return current.state;
       const attempt = (ledger.attempts[attemptOf.n] ??= {
-        method: 'card',
+        method: current.method ?? 'card',
         status: 'open',
         reference,
         openedAt: 0,
@@ -111,6 +111,7 @@ export async function confirmStep2(
   const charge = {
     ...payment,
     order: attemptOf.order,
+    method: record.method ?? 'card',
     amount: record.amount,
     currency: record.currency,
   };

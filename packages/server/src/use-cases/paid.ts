@@ -1,5 +1,5 @@
 import type { Caller } from './caller.js';
-import type { CheckoutOrder } from '../options.js';
+import type { CheckoutOrder, PaymentMethodKind } from '../options.js';
 import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
 import type { Context } from '../setup/context.js';
 import { paymentKeys } from '../stores/keys.js';
@@ -117,10 +117,12 @@ async function orderChanged(
 
 /**
  * The answer for an order some attempt of `ledger` already paid: that payment's state (approved,
- * or `order_changed`), for its browser; `undefined` when no attempt is paid.
+ * or `order_changed`), for its browser; `undefined` when no attempt is paid. The charge is
+ * compared with the order as priced for the method that paid it (the caller's when not known).
  */
 export async function paidAnswer(
   ctx: Context,
+  caller: Caller,
   order: CheckoutOrder,
   ledger: Ledger,
 ): Promise<OwnedPaymentState | undefined> {
@@ -128,7 +130,8 @@ export async function paidAnswer(
   if (!found) return undefined;
   const [n, attempt] = found;
   const merchantReference = attemptReference(order.reference, n);
-  const state = await paidOrderAnswer(ctx, order, {
+  const priced = attempt.method ? await caller.order(attempt.method) : order;
+  const state = await paidOrderAnswer(ctx, priced, {
     reference: attempt.reference!,
     merchantReference,
     amount: attempt.amount,
@@ -172,18 +175,18 @@ export const alreadyPaidBy = (state: OwnedPaymentState): OwnedPaymentState =>
 
 /**
  * An approval the caller's browser reads (Step 2, status): still "approved" only while the caller's
- * order asks for what was charged. Another order (the shop moved on), or no order to read, leaves
- * the charge as the gateway made it.
+ * order, as priced for the payment's method, asks for what was charged. Another order (the shop
+ * moved on), or no order to read, leaves the charge as the gateway made it.
  */
 export async function approvalFor(
   ctx: Context,
   caller: Caller,
-  charge: Charge & { order: string },
+  charge: Charge & { order: string; method: PaymentMethodKind },
   approved: PaymentState,
 ): Promise<PaymentState> {
   let order: CheckoutOrder;
   try {
-    order = await caller.order();
+    order = await caller.order(charge.method);
   } catch {
     return approved;
   }

@@ -1,6 +1,6 @@
 import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { CardInput, PaymentOutcome } from '../gateway/port.js';
-import type { CheckoutOrder } from '../options.js';
+import type { CheckoutOrder, PaymentMethodKind } from '../options.js';
 import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
 import type { Caller } from './caller.js';
 import type { Context } from '../setup/context.js';
@@ -59,6 +59,10 @@ function stateOfLostAttempt(
   );
 }
 
+/** The card's kind, not a name the browser sends: a token is a saved card's (checked to be the shopper's). */
+const methodOf = (cmd: CreatePaymentCommand): PaymentMethodKind =>
+  'token' in cmd.card ? 'saved_card' : 'card';
+
 /**
  * `POST {mount}/payments`: pays the caller's order by card (or saved card), once. Under the
  * order's lock: an order some attempt paid answers that payment; an attempt whose outcome is not
@@ -73,10 +77,11 @@ export async function payByCard(
     throw new CheckoutError(404, 'method_not_enabled', 'Card payments are not offered here.');
   const shopperId = await caller.shopperId();
   const { clientIp } = caller;
+  const method = methodOf(cmd);
   await enforceLimits(ctx, caller, 'pay', shopperId, async () =>
-    refuseCardTester(ctx, { order: (await caller.order()).reference, shopperId, clientIp }),
+    refuseCardTester(ctx, { order: (await caller.order(method)).reference, shopperId, clientIp }),
   );
-  const order = await caller.order();
+  const order = await caller.order(method);
   if ('token' in cmd.card) {
     try {
       await findSavedCard(ctx, shopperId, cmd.card.token);
@@ -89,10 +94,10 @@ export async function payByCard(
     ctx,
     order.reference,
     async ({ ledger }) => {
-      const paid = await paidAnswer(ctx, order, ledger);
+      const paid = await paidAnswer(ctx, caller, order, ledger);
       if (paid) return alreadyPaidBy(paid);
       if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') return TIMEOUT_STATE;
-      const paidNow = await paidAnswer(ctx, order, ledger);
+      const paidNow = await paidAnswer(ctx, caller, order, ledger);
       if (paidNow) return alreadyPaidBy(paidNow);
       // Checked under the lock, right before the one create: the total charged is the one shown.
       return (
@@ -119,7 +124,7 @@ async function sendCreate(
       ? undefined
       : await registerCard(ctx, caller, shopperId, cmd.card as CardInput);
   const { n, attempt } = startAttempt(ctx, ledger, {
-    method: 'card',
+    method: methodOf(cmd),
     amount: order.amount,
     currency: order.currency,
   });
@@ -145,7 +150,7 @@ async function sendCreate(
     amount: order.amount,
     currency: order.currency,
     ...(caller.pageOrigin ? { pageOrigin: caller.pageOrigin } : {}),
-    method: 'card' as const,
+    method: methodOf(cmd),
     ...(shopperId ? { shopperId } : {}),
     ...(pendingCard ? { pendingCard } : {}),
   };

@@ -55,7 +55,7 @@ export async function startRedirect(
     );
   }
   await enforceLimits(ctx, caller, 'pay');
-  const order = await caller.order();
+  const order = await caller.order(method);
   if (method === 'hosted' && order.currency === 'ZAR') {
     throw new CheckoutError(
       400,

@@ -67,10 +67,12 @@ export async function paymentStatus(
   async function checkedCharge(approved: PaymentState): Promise<PaymentState> {
     const attempt = parseAttemptReference(merchantReference);
     if (!attempt) return approved;
+    // A payment the store no longer keeps is looked up as a card's, and priced as one.
+    const method = record?.method ?? 'card';
     return approvalFor(
       ctx,
       caller,
-      { ...payment, order: attempt.order, ...chargedOf(record) },
+      { ...payment, order: attempt.order, method, ...chargedOf(record) },
       approved,
     );
   }
@@ -94,7 +96,7 @@ const CHECKING = {
  */
 export async function orderStatus(caller: Caller, ctx: Context): Promise<OrderStatusAnswer> {
   await enforceLimits(ctx, caller, 'read');
-  const order = await caller.order();
+  const order = await caller.order(undefined);
   try {
     return await withOrder(ctx, order.reference, async ({ ledger }) => {
       // One lookup per read: a cart with many open attempts must not make a read cost many.
@@ -106,7 +108,7 @@ export async function orderStatus(caller: Caller, ctx: Context): Promise<OrderSt
       if (status === 'open') return { success: true, status };
       if (status === 'checking') return CHECKING;
       if (status === 'paid')
-        return { success: true, status, payment: (await paidAnswer(ctx, order, ledger))! };
+        return { success: true, status, payment: (await paidAnswer(ctx, caller, order, ledger))! };
       // Under way: hand back what the browser needs to resume, when the store still has it.
       for (const [n, attempt] of Object.entries(ledger.attempts)) {
         if (attempt.status !== 'open' || !attempt.reference) continue;
