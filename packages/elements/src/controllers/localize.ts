@@ -48,12 +48,12 @@ export class LocalizeController implements ReactiveController {
   }
 
   hostUpdate(): void {
-    this.own();
+    this.ownTranslator();
   }
 
   /** The host's message for `key`, its `{name}` placeholders filled from `params`. */
   t(key: MessageKey, params?: MessageParams): string {
-    return (this.inherit?.() ?? this.own())(key, params);
+    return (this.inherit?.() ?? this.ownTranslator())(key, params);
   }
 
   /** The one sentence a shopper reads for how a payment ended; raw server and gateway text never shows. */
@@ -69,7 +69,7 @@ export class LocalizeController implements ReactiveController {
     return formatAmount(this.locale, currency, value, () => this.host.requestUpdate());
   }
 
-  private own(): Translate {
+  private ownTranslator(): Translate {
     const { locale, messages } = this.host;
     const made = this.madeFor;
     if (!this.translator || made?.[0] !== locale || made[1] !== messages) {

@@ -1,10 +1,12 @@
+import { pageClock, type Clock } from './clock.js';
+
 /** Waits `ms`, or less when `signal` aborts; never rejects, so callers check `signal.aborted`. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal, clock: Clock = pageClock): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
+    const timer = clock.setTimeout(done, ms);
     function done(): void {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       signal.removeEventListener('abort', done);
       resolve();
     }
