@@ -1,10 +1,10 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { LitElement } from 'lit';
-import type { PaymentState, ThreeDSAction, ThreeDSV1Action } from '../api/types.js';
+import type { PaymentState, ThreeDSV1Action } from '../api/types.js';
 import { en } from '../i18n/en.js';
 import type { Messages } from '../i18n/localize.js';
 import { HandClock } from '../test-helpers/clock.js';
-import { ThreeDSFlowController, type ThreeDSApi, type ThreeDSVersion } from './three-ds-flow.js';
+import { ThreeDSFlowController, type ThreeDSApi } from './three-ds-flow.js';
 import { renderThreeDS } from './three-ds-view.js';
 
 const action: ThreeDSV1Action = {
@@ -44,14 +44,6 @@ function middleware(reads: PaymentState[], cancels: PaymentState[] = [cancelled]
   return { api, calls };
 }
 
-const steps: ThreeDSVersion<ThreeDSV1Action> = {
-  version: 1,
-  challengeRequest: (a: ThreeDSAction) =>
-    a.version === 1
-      ? { acsUrl: a.acsUrl, fields: { PaReq: a.paReq }, callbackOrigin: a.callbackOrigin }
-      : undefined,
-};
-
 /** The smallest host a flow needs: the properties it reads and its view. */
 class FlowHost extends LitElement {
   endpoint = '';
@@ -61,7 +53,8 @@ class FlowHost extends LitElement {
   messages: Partial<Messages> = {};
   clock = new HandClock();
   backend = middleware([waiting]);
-  flow = new ThreeDSFlowController(this, steps, {
+  flow = new ThreeDSFlowController(this, {
+    version: 1,
     clock: this.clock,
     api: () => this.backend.api,
   });
@@ -111,10 +104,10 @@ describe('ThreeDSFlowController', () => {
     const { host, result, events, clock, calls } = await open(middleware([waiting]));
     const root = host.shadowRoot!;
     await clock.tick(79_999);
-    expect(host.flow.timeoutWarning).to.equal(0);
+    expect(host.flow.frame.timeoutWarning).to.equal(0);
     expect(root.querySelector('[part=more-time]')).to.equal(null);
     await clock.tick(1);
-    expect(host.flow.timeoutWarning, 'warned 20 s ahead').to.equal(20);
+    expect(host.flow.frame.timeoutWarning, 'warned 20 s ahead').to.equal(20);
     expect(root.querySelector('[part=status]')!.textContent).to.contain('20');
     expect(root.querySelector('[part=more-time]')).not.to.equal(null);
     await clock.tick(20_000);
@@ -133,10 +126,10 @@ describe('ThreeDSFlowController', () => {
   it('"More time" takes the warning away and starts the whole time again', async () => {
     const { host, result, clock } = await open(middleware([waiting]));
     await clock.tick(80_000);
-    expect(host.flow.timeoutWarning).to.equal(20);
+    expect(host.flow.frame.timeoutWarning).to.equal(20);
     host.shadowRoot!.querySelector<HTMLButtonElement>('[part=more-time]')!.click();
     await clock.tick(0);
-    expect(host.flow.timeoutWarning).to.equal(0);
+    expect(host.flow.frame.timeoutWarning).to.equal(0);
     await clock.tick(99_000);
     expect(host.flow.active, 'still open 179 s in').to.equal(true);
     host.flow.cancel();

@@ -7,13 +7,11 @@ import { createPg3dsCheckingEvent } from '../events/3ds-checking.js';
 import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
 import { createPg3dsStartEvent } from '../events/3ds-start.js';
 import type { Messages } from '../i18n/localize.js';
-import { challengeDeadline } from '../internal/challenge-deadline.js';
-import { pageClock, type Clock } from '../internal/clock.js';
-import { isTransient, waitForCompletion } from '../internal/completion.js';
+import { isTransient } from '../internal/completion.js';
 import { ConnectionController } from '../internal/connection.js';
-import { postIntoFrame } from '../internal/post-into-frame.js';
-import { sleep } from '../internal/sleep.js';
-import { pickChallengeWindow, type ChallengeWindow } from '../internal/window-size.js';
+import { methodPosted } from '../internal/method-posted.js';
+import { pageClock, sleep, type Clock } from '../internal/sleep.js';
+import { ChallengeFrame } from './challenge-frame.js';
 import { LocalizeController } from './localize.js';
 
 export type Phase = 'idle' | 'method' | 'challenge' | 'resuming';
@@ -34,34 +32,45 @@ export interface ThreeDSHost extends LitElement {
   messages: Partial<Messages>;
 }
 
-/** What differs between 3-D Secure 1 and 2, handed to the flow by each element. */
-export interface ThreeDSVersion<Action extends ThreeDSAction> {
-  version: 1 | 2;
-  /** The fields to post into the challenge frame, from an action (a status read's too, when posted again). */
-  challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined;
-  /** What runs before the challenge (v2's method step): the challenge's action, or how the payment ended. */
-  before?(
-    flow: ThreeDSFlowController,
-    reference: string,
-    action: Action,
-    signal: AbortSignal,
-  ): Promise<ThreeDSAction | FinalPaymentState>;
-}
-
 /** The part of the API client a 3-D Secure flow calls. */
 export type ThreeDSApi = Pick<
   CheckoutApi,
   'origin' | 'payment' | 'cancelPayment' | 'confirmMethodAt' | 'rememberSecret'
 >;
 
+/** What differs between 3-D Secure 1 and 2, and what a test hands in. */
 export interface ThreeDSFlowOptions {
+  version: 1 | 2;
+  /** Milliseconds between the method frame's load and Step 2 confirm (3-D Secure 2's method step). */
+  methodTimeout?: (() => number) | undefined;
   /** The page's timers unless a test hands its own. */
   clock?: Clock | undefined;
   /** The API to call instead of one for the endpoint (a test's). */
   api?: (() => ThreeDSApi) | undefined;
 }
 
-let frameCounter = 0;
+/** Longest wait for the method form to reach the bank once the frame loaded. */
+const METHOD_POST_LIMIT_MS = 2_000;
+
+/** Longest wait for the method frame's load event before carrying on without it. */
+const METHOD_LOAD_LIMIT_MS = 10_000;
+
+/** The fields to post into the challenge frame, from an action of `version` (a status read's too), if it asks for one. */
+function challengeRequest(action: ThreeDSAction, version: 1 | 2): ChallengeRequest | undefined {
+  if (action.version !== version) return undefined;
+  if (action.version === 1)
+    return {
+      acsUrl: action.acsUrl,
+      fields: { PaReq: action.paReq, MD: action.md, TermUrl: action.termUrl },
+      callbackOrigin: action.callbackOrigin,
+    };
+  if (action.step !== 'challenge') return undefined;
+  return {
+    acsUrl: action.acsUrl,
+    fields: { creq: action.creq, threeDSSessionData: action.threeDSSessionData },
+    callbackOrigin: action.callbackOrigin,
+  };
+}
 
 /**
  * One 3-D Secure flow of an element: its phases, the method and challenge frames' state, cancel, the
@@ -69,36 +78,33 @@ let frameCounter = 0;
  * ends. A move of the element (disconnect, then connect) pauses the flow; it never ends it. Its hooks into
  * the element's life are the reactive controllers it adds: connection, localize and the drop-in's context.
  */
-export class ThreeDSFlowController<Action extends ThreeDSAction = ThreeDSAction> {
+export class ThreeDSFlowController {
   readonly host: ThreeDSHost;
   readonly localize: LocalizeController;
   readonly connection: ConnectionController;
   readonly clock: Clock;
-  private readonly steps: ThreeDSVersion<Action>;
+  /** The challenge's frame, its time limit and warning. */
+  readonly frame: ChallengeFrame;
+  private readonly version: 1 | 2;
+  private readonly methodTimeout: () => number;
   private readonly ownApiOption: (() => ThreeDSApi) | undefined;
 
   /** The drop-in around the element, if any: its API and its translator speak for the element. */
   checkout?: CheckoutContext | undefined;
   phase: Phase = 'idle';
   methodSource?: { src?: string; srcdoc?: string } | undefined;
-  challengeWindow: ChallengeWindow = { code: '02', width: 390, height: 400 };
-  frameName = '';
-  /** The bank's page has arrived in the challenge frame (until then a spinner says it is loading). */
-  bankLoaded = false;
-  /** Seconds left when the shopper was warned that the challenge is about to time out (0: no warning). */
-  timeoutWarning = 0;
-
-  private moreTimeRequested?: (() => void) | undefined;
   private methodLoaded?: (() => void) | undefined;
   private flow?: AbortController | undefined;
   private cancelRequested?: (() => void) | undefined;
   /** Standalone, one API object per endpoint, so the secrets it keeps outlive a single call. */
   private ownApi?: [endpoint: string, api: CheckoutApi] | undefined;
 
-  constructor(host: ThreeDSHost, steps: ThreeDSVersion<Action>, options: ThreeDSFlowOptions = {}) {
+  constructor(host: ThreeDSHost, options: ThreeDSFlowOptions) {
     this.host = host;
-    this.steps = steps;
+    this.version = options.version;
+    this.methodTimeout = options.methodTimeout ?? (() => 0);
     this.clock = options.clock ?? pageClock;
+    this.frame = new ChallengeFrame(host, this.clock);
     this.ownApiOption = options.api;
     this.connection = new ConnectionController(host);
     this.localize = new LocalizeController(host, { inherit: () => this.checkout?.t });
@@ -130,7 +136,7 @@ export class ThreeDSFlowController<Action extends ThreeDSAction = ThreeDSAction>
   }
 
   /** Sets what the element shows and renders it again. */
-  setView(view: Partial<Pick<this, 'phase' | 'methodSource' | 'frameName' | 'bankLoaded'>>): void {
+  private setView(view: Partial<Pick<this, 'phase' | 'methodSource'>>): void {
     Object.assign(this, view);
     this.host.requestUpdate();
   }
@@ -140,17 +146,21 @@ export class ThreeDSFlowController<Action extends ThreeDSAction = ThreeDSAction>
    * Throws a clear error for a setup mistake (no endpoint), and keeps the secret handed in, which proves
    * ownership of `reference` on every later call.
    */
-  start(reference: string, action: Action, clientSecret?: string): Promise<FinalPaymentState> {
+  start(
+    reference: string,
+    action: ThreeDSAction,
+    clientSecret?: string,
+  ): Promise<FinalPaymentState> {
     const api = this.api;
     if (clientSecret) api.rememberSecret(reference, clientSecret);
     return this.run(reference, async (signal) => {
-      let next: ThreeDSAction | FinalPaymentState = action;
-      if (this.steps.before) {
-        next = await this.steps.before(this, reference, action, signal);
-        if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
-        if (!('version' in next)) return next;
+      let next = action;
+      if (this.version === 2 && next.version === 2 && next.step === 'method') {
+        const answer = await this.methodStep(reference, next, signal);
+        if (answer.status !== 'authenticating') return answer;
+        next = answer.threeDS;
       }
-      const request = this.steps.challengeRequest(next);
+      const request = challengeRequest(next, this.version);
       if (!request) return this.failure(reference, 'authentication_failed', 'authenticationFailed');
       return this.challenge(reference, request, signal);
     });
@@ -162,11 +172,6 @@ export class ThreeDSFlowController<Action extends ThreeDSAction = ThreeDSAction>
    */
   cancel(): void {
     this.cancelRequested?.();
-  }
-
-  /** "More time": the whole challenge time again, and focus back into the bank's page. */
-  moreTime(): void {
-    this.moreTimeRequested?.();
   }
 
   /**
@@ -271,158 +276,70 @@ export class ThreeDSFlowController<Action extends ThreeDSAction = ThreeDSAction>
     for (;;) {
       await this.connection.whenConnected(signal);
       if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
-      const shown = await this.showChallenge(reference, current, signal);
-      if (shown !== 'detached') return shown;
+      this.setView({ phase: 'challenge' });
+      const api = this.api;
+      const shown = await this.frame.open(
+        reference,
+        this.version,
+        current,
+        api,
+        signal,
+        this.connection.signal,
+      );
+      // Out of time, but the bank's answer may be at the shop right now: the middleware ends it or tells.
+      if (shown === 'timeout') return await this.confirmCancel(reference, signal, true);
+      if (shown !== 'detached')
+        return shown && !signal.aborted
+          ? shown.state
+          : this.failure(reference, 'aborted', 'failed');
       this.setView({ phase: 'idle' });
       await this.connection.whenConnected(signal);
       if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
       this.setView({ phase: 'resuming' });
-      const state = await this.api.payment(reference);
+      const state = await api.payment(reference);
       if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
       if (state.status === 'authenticating')
-        current = this.steps.challengeRequest(state.threeDS) ?? current;
+        current = challengeRequest(state.threeDS, this.version) ?? current;
       // Unreadable for now: post it again anyway; the polls tell when the gateway has decided.
       else if (!isTransient(state)) return state;
     }
   }
 
   /**
-   * Shows the challenge frame, posts the request's fields to `acsUrl` into it and waits for the outcome:
-   * the completion page's message (from `callbackOrigin` or the endpoint's origin) or a status read,
-   * whichever is first; `detached` when the element left the document first.
+   * 3-D Secure 2's method step: the method content as its own document in a hidden frame, Step 2 confirm
+   * `methodTimeout` ms after it loaded; resolves with the confirm's answer (a challenge, or final).
    */
-  private async showChallenge(
+  private async methodStep(
     reference: string,
-    request: ChallengeRequest,
+    action: Extract<ThreeDSAction, { step: 'method' }>,
     signal: AbortSignal,
-  ): Promise<FinalPaymentState | 'detached'> {
-    const { host } = this;
-    const version = this.steps.version;
-    const attached = this.connection.signal;
-    frameCounter += 1;
-    this.challengeWindow = pickChallengeWindow(
-      host.getBoundingClientRect().width || host.parentElement?.clientWidth || 390,
-      window.innerHeight,
-    );
+  ): Promise<PaymentState> {
+    const { host, clock } = this;
+    const wait = this.methodTimeout();
+    const loaded = new Promise<void>((resolve) => (this.methodLoaded = resolve));
     this.setView({
-      frameName: `pg-3ds-${version}-${Date.now().toString(36)}-${frameCounter}`,
-      bankLoaded: false,
-      phase: 'challenge',
+      methodSource: action.methodUrl
+        ? { src: action.methodUrl }
+        : { srcdoc: action.tdsMethodContent },
+      phase: 'method',
     });
-    await host.updateComplete;
+    host.dispatchEvent(createPg3dsStartEvent({ reference, version: 2, step: 'method' }));
+    // A frame that never loads (blocked, offline) must not hold the payment: go on without it.
+    await Promise.race([loaded, sleep(Math.max(METHOD_LOAD_LIMIT_MS, wait), signal, clock)]);
+    this.methodLoaded = undefined;
+    const frame = host.renderRoot.querySelector<HTMLIFrameElement>('iframe[part=method-frame]');
+    if (frame) await methodPosted(frame, METHOD_POST_LIMIT_MS, signal);
+    // The wait is the gateway's: a method step that is slow or silent means "continue", not an error.
+    await sleep(wait, signal, clock);
     if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
-    if (attached.aborted) return 'detached';
-    this.reveal();
-    const frame = host.renderRoot.querySelector<HTMLIFrameElement>('iframe[part=frame]');
-    // Each attempt gets a fresh frame (no history, no old bank page); a form aimed at a missing name opens a window.
-    if (!frame || frame.name !== this.frameName)
-      return this.failure(reference, 'aborted', 'failed');
-    const api = this.api;
-    // Ends with this challenge or this attachment, whichever way: nothing outlives it into a later one.
-    const watch = new AbortController();
-    const stop = (): void => watch.abort();
-    signal.addEventListener('abort', stop, { once: true, signal: watch.signal });
-    attached.addEventListener('abort', stop, { once: true, signal: watch.signal });
-    try {
-      const completed = waitForCompletion({
-        frame,
-        origins: [api.origin, request.callbackOrigin],
-        reference,
-        read: () => api.payment(reference),
-        pollInterval: host.pollInterval,
-        signal: watch.signal,
-        clock: this.clock,
-      });
-      host.dispatchEvent(createPg3dsStartEvent({ reference, version, step: 'challenge' }));
-      // Focus goes in once the bank's page is there: focused any earlier, that page never gets it.
-      frame.addEventListener(
-        'load',
-        () => {
-          // The empty document a new frame starts with is not the bank's page.
-          if (frame.contentDocument?.URL === 'about:blank') return;
-          this.setView({ bankLoaded: true });
-          this.focusFrame(frame);
-          this.reveal();
-        },
-        { signal: watch.signal },
-      );
-      postIntoFrame(host.renderRoot as ShadowRoot, request.acsUrl, this.frameName, request.fields);
-      this.setWarning(0);
-      const deadline = challengeDeadline(
-        host.challengeTimeout,
-        watch.signal,
-        (left) => this.setWarning(left),
-        this.clock,
-      );
-      this.moreTimeRequested = () => {
-        this.setWarning(0);
-        deadline.extend();
-        this.focusFrame(frame);
-      };
-      const timedOut = deadline.ended.then(() => 'timeout' as const);
-      const outcome = await Promise.race([completed, timedOut]);
-      if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
-      if (attached.aborted) return 'detached';
-      if (outcome === undefined) return this.failure(reference, 'aborted', 'failed');
-      // Out of time, but the bank's answer may be at the shop right now: the middleware ends it or tells.
-      if (outcome === 'timeout') return await this.confirmCancel(reference, signal, true);
-      return outcome.state;
-    } finally {
-      watch.abort();
-      this.setWarning(0);
-    }
-  }
-
-  private setWarning(secondsLeft: number): void {
-    this.timeoutWarning = secondsLeft;
-    this.host.requestUpdate();
-  }
-
-  /** Shows the hidden method frame (v2); resolves on its first load, or never when it does not load. */
-  showMethod(source: { src?: string; srcdoc?: string }): Promise<void> {
-    this.setView({ methodSource: source, phase: 'method' });
-    return new Promise((resolve) => (this.methodLoaded = resolve));
+    const answer = await this.api.confirmMethodAt(action.confirmUrl, reference);
+    this.setView({ phase: 'idle', methodSource: undefined });
+    return answer.status === 'authenticating' ? answer : this.finalState(answer, reference);
   }
 
   /** The method frame's load event (the view calls it). */
   onMethodLoad(): void {
     this.methodLoaded?.();
-    this.methodLoaded = undefined;
-  }
-
-  private focusFrame(frame: HTMLIFrameElement): void {
-    const root = this.host.renderRoot as ShadowRoot;
-    // Already focused from an earlier load: step out first, or the new page would not get focus.
-    if (root.activeElement === frame)
-      root.querySelector<HTMLElement>('[part=challenge]')?.focus({ preventScroll: true });
-    // Focus scrolls in its own way per engine (Firefox puts the frame's top at the screen's, hiding the close control).
-    frame.focus({ preventScroll: true });
-  }
-
-  /**
-   * Scrolls the challenge (close control, then the bank's page) to the top of the screen unless all of it is
-   * on screen: on a phone or zoomed in it opens below the form, where only the bank's title would show.
-   */
-  private reveal(): void {
-    const box = this.host.renderRoot.querySelector<HTMLElement>('[part=challenge]');
-    const rect = box?.getBoundingClientRect();
-    if (rect && (rect.top < 0 || rect.bottom > innerHeight))
-      box!.scrollIntoView({ block: 'start' });
-  }
-
-  /** Escape cancels the bank check, wherever focus is in the element (a cross-origin page keeps its keys). */
-  onChallengeKeydown(event: KeyboardEvent): void {
-    if (this.phase !== 'challenge') return;
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      this.cancel();
-      return;
-    }
-    // A Tab seen here while the frame element has focus never reached the bank's page (WebKit keeps keys
-    // with the parent): step back to the control before the frame so this Tab goes into the page.
-    const root = this.host.renderRoot as ShadowRoot;
-    if (event.key === 'Tab' && !event.shiftKey && root.activeElement?.localName === 'iframe')
-      root.querySelector<HTMLElement>('[part=cancel]')?.focus();
   }
 
   /** A state read after 3-D Secure must be final; one still authenticating means the bank gave no result. */

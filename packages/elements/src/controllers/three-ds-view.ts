@@ -1,9 +1,6 @@
 import { html, nothing } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
-import type { ThreeDSAction } from '../api/types.js';
-import type { ThreeDSFlowController } from './three-ds-flow.js';
-
-type Flow = ThreeDSFlowController<ThreeDSAction>;
+import type { ThreeDSFlowController as Flow } from './three-ds-flow.js';
 
 /** What `<pg-3ds-v2>` and `<pg-3ds-v1>` render for their flow: a status line, the method frame, the challenge. */
 export function renderThreeDS(flow: Flow) {
@@ -40,29 +37,30 @@ function renderMethodFrame(flow: Flow) {
 
 /** The warning before the challenge times out, or '' while there is time. */
 function timeoutText(flow: Flow): string {
-  const seconds = flow.timeoutWarning;
+  const seconds = flow.frame.timeoutWarning;
   return seconds ? flow.localize.t('challengeTimeoutWarning', { seconds }) : '';
 }
 
 function renderChallenge(flow: Flow) {
   if (flow.phase !== 'challenge') return nothing;
-  const { localize, challengeWindow: size } = flow;
+  const { localize, frame } = flow;
+  const size = frame.window;
   return html`<div
     part="challenge"
     class="challenge"
     data-window-size=${size.code}
     tabindex="-1"
-    @keydown=${(event: KeyboardEvent) => flow.onChallengeKeydown(event)}
+    @keydown=${(event: KeyboardEvent) => onChallengeKeydown(flow, event)}
   >
     <div class="timeout">
       ${flow.checkout ? html`<p role="status">${timeoutText(flow) || nothing}</p>` : nothing}
       ${
-        flow.timeoutWarning
+        frame.timeoutWarning
           ? html`<button
               part="more-time"
               class="secondary"
               type="button"
-              @click=${() => flow.moreTime()}
+              @click=${() => frame.moreTime()}
             >
               ${localize.t('challengeMoreTime')}
             </button>`
@@ -87,19 +85,34 @@ function renderChallenge(flow: Flow) {
       </svg>
     </button>
     ${
-      flow.bankLoaded
+      frame.bankLoaded
         ? nothing
         : html`<span class="loading" aria-hidden="true"><span class="spinner"></span></span>`
     }
     ${keyed(
-      flow.frameName,
+      frame.name,
       html`<iframe
         part="frame"
-        name=${flow.frameName}
+        name=${frame.name}
         title=${localize.t('challengeTitle')}
         width=${size.width ?? '100%'}
         height=${size.height ?? '100%'}
       ></iframe>`,
     )}
   </div>`;
+}
+
+/** Escape cancels the bank check, wherever focus is in the element (a cross-origin page keeps its keys). */
+function onChallengeKeydown(flow: Flow, event: KeyboardEvent): void {
+  if (flow.phase !== 'challenge') return;
+  if (event.key === 'Escape') {
+    event.preventDefault();
+    flow.cancel();
+    return;
+  }
+  // A Tab seen here while the frame element has focus never reached the bank's page (WebKit keeps keys
+  // with the parent): step back to the control before the frame so this Tab goes into the page.
+  const root = flow.host.renderRoot as ShadowRoot;
+  if (event.key === 'Tab' && !event.shiftKey && root.activeElement?.localName === 'iframe')
+    root.querySelector<HTMLElement>('[part=cancel]')?.focus();
 }

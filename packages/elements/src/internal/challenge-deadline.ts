@@ -1,4 +1,4 @@
-import { pageClock, type Clock } from './clock.js';
+import { pageClock, type Clock } from './sleep.js';
 
 /** How long before a challenge's end the shopper is warned: a fifth of the time, and 20 s at least (WCAG 2.2.1). */
 export function warnAhead(ms: number): number {

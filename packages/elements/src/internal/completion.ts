@@ -1,7 +1,6 @@
 import { meaningOf } from '../api/codes.js';
 import type { FinalPaymentState, PaymentState } from '../api/types.js';
-import type { Clock } from './clock.js';
-import { sleep } from './sleep.js';
+import { sleep, type Clock } from './sleep.js';
 
 /** The middleware's callback page posts this to the parent once it has confirmed with the gateway. */
 export interface CompletionMessage {

@@ -1,25 +1,12 @@
 import { LitElement, type PropertyDeclarations } from 'lit';
-import type { FinalPaymentState, ThreeDSAction, ThreeDSV1Action } from '../../api/types.js';
-import { ThreeDSFlowController, type ThreeDSVersion } from '../../controllers/three-ds-flow.js';
+import type { FinalPaymentState, ThreeDSV1Action } from '../../api/types.js';
+import { ThreeDSFlowController } from '../../controllers/three-ds-flow.js';
 import { renderThreeDS } from '../../controllers/three-ds-view.js';
 import type { Messages } from '../../i18n/localize.js';
 import { PageSchemeController } from '../../internal/page-scheme.js';
 import { ServerStylesController } from '../../internal/server-styles.js';
 import { themeStyles } from '../../styles/theme.js';
 import { threeDSV1Styles } from './3ds-v1.styles.js';
-
-/** 3-D Secure 1: PaReq, MD and TermUrl posted to the bank's page (a status read's too, when posted again). */
-const threeDSV1: ThreeDSVersion<ThreeDSV1Action> = {
-  version: 1,
-  challengeRequest: (action: ThreeDSAction) =>
-    action.version === 1
-      ? {
-          acsUrl: action.acsUrl,
-          fields: { PaReq: action.paReq, MD: action.md, TermUrl: action.termUrl },
-          callbackOrigin: action.callbackOrigin,
-        }
-      : undefined,
-};
 
 /**
  * @tag pg-3ds-v1
@@ -55,7 +42,7 @@ export class Pg3dsV1 extends LitElement {
     appearance: { reflect: true },
   };
 
-  private readonly flow = new ThreeDSFlowController(this, threeDSV1);
+  private readonly flow = new ThreeDSFlowController(this, { version: 1 });
 
   private readonly serverStyles = new ServerStylesController(this);
 

@@ -7,7 +7,6 @@ import { PageSchemeController } from '../../internal/page-scheme.js';
 import { ServerStylesController } from '../../internal/server-styles.js';
 import { themeStyles } from '../../styles/theme.js';
 import { threeDSV2Styles } from './3ds-v2.styles.js';
-import { threeDSV2 } from './3ds-v2.steps.js';
 
 /**
  * @tag pg-3ds-v2
@@ -48,10 +47,10 @@ export class Pg3dsV2 extends LitElement {
     appearance: { reflect: true },
   };
 
-  private readonly flow = new ThreeDSFlowController(
-    this,
-    threeDSV2(() => this.methodTimeout),
-  );
+  private readonly flow = new ThreeDSFlowController(this, {
+    version: 2,
+    methodTimeout: () => this.methodTimeout,
+  });
 
   private readonly serverStyles = new ServerStylesController(this);
 
