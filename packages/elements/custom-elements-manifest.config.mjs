@@ -13,7 +13,7 @@ function pointAtDist(node) {
 }
 
 export default {
-  globs: ['src/components/*/*.component.ts', 'src/internal/three-ds-element.ts'],
+  globs: ['src/components/*/*.component.ts'],
   outdir: '.',
   litelement: true,
   plugins: [

@@ -159,14 +159,15 @@ const afBesideScriptPlugin = {
 const threeDSFile = join(dist, 'pg-checkout.3ds.js');
 
 /**
- * In the script-tag file, the 3-D Secure entries, `three-ds-ready.ts` and the drop-in's `flow-ready.ts`
- * are replaced by their loader (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
+ * In the script-tag file, the 3-D Secure entries, `three-ds-ready.ts`, the drop-in's `flow-ready.ts` and the
+ * outcome sentence's `failure-message.ts` (its code table) are replaced by their loader
+ * (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
  */
 const threeDSBesideScriptPlugin = {
   name: 'pg-3ds-beside-script',
   setup(build) {
     build.onResolve(
-      { filter: /(^|\/)(3ds-v[12](\.component)?|three-ds-ready|flow-ready)\.js$/ },
+      { filter: /(^|\/)(3ds-v[12](\.component)?|three-ds-ready|flow-ready|failure-message)\.js$/ },
       () => ({
         path: join(src, 'internal', 'three-ds.lazy.ts'),
       }),

@@ -9,11 +9,16 @@ export type { MessageKey, MessageParams, Messages } from './messages.js';
 export type TableLoader = () => Promise<Messages>;
 
 const tables: Record<string, Messages | TableLoader> = { en, af };
-/** Elements to render again when a table that was loading arrives. */
-const waiting = new Set<ReactiveControllerHost>();
+/** What to run (an element rendering again) when a table that was loading arrives. */
+const waiting = new Set<() => void>();
 
 /** The shipped locales; anything else falls back to English. */
 export const supportedLocales = Object.keys(tables);
+
+/** Puts `table` (or its loader) in place for `language`: how a test stands in for a table file still loading. */
+export function setTable(language: string, table: Messages | TableLoader): void {
+  tables[language] = table;
+}
 
 /** Picks the table for a BCP 47 tag (`af-ZA` -> `af`), English when there is none or while it loads. */
 export function messagesFor(locale: string | undefined): Messages {
@@ -25,18 +30,24 @@ export function messagesFor(locale: string | undefined): Messages {
   table().then(
     (loaded) => {
       tables[language] = loaded;
-      for (const host of waiting) host.requestUpdate();
+      for (const loaded of [...waiting]) loaded();
     },
     () => {},
   );
   return en;
 }
 
-/** A controller that renders `host` again when a table it showed English for meanwhile has arrived. */
-export function updateOnTableLoad(host: ReactiveControllerHost): ReactiveController {
+/**
+ * A controller that runs `loaded` (by default: renders `host` again) while `host` is connected, when a
+ * table it showed English for meanwhile has arrived.
+ */
+export function updateOnTableLoad(
+  host: ReactiveControllerHost,
+  loaded: () => void = () => host.requestUpdate(),
+): ReactiveController {
   const controller = {
-    hostConnected: () => waiting.add(host),
-    hostDisconnected: () => waiting.delete(host),
+    hostConnected: () => waiting.add(loaded),
+    hostDisconnected: () => waiting.delete(loaded),
   };
   host.addController(controller);
   return controller;

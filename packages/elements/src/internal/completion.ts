@@ -1,6 +1,6 @@
 import { meaningOf } from '../api/codes.js';
 import type { FinalPaymentState, PaymentState } from '../api/types.js';
-import { sleep } from './sleep.js';
+import { sleep, type Clock } from './sleep.js';
 
 /** The middleware's callback page posts this to the parent once it has confirmed with the gateway. */
 export interface CompletionMessage {
@@ -23,6 +23,8 @@ export interface CompletionOptions {
   /** Milliseconds between status reads while the challenge is open. */
   pollInterval: number;
   signal: AbortSignal;
+  /** The page's timers unless a test hands its own. */
+  clock?: Clock | undefined;
 }
 
 /** A failure of the status read that says nothing about the payment: keep asking. */
@@ -83,7 +85,7 @@ export function waitForCompletion(options: CompletionOptions): Promise<Completio
 
     void (async () => {
       while (!done.signal.aborted) {
-        await sleep(options.pollInterval, done.signal);
+        await sleep(options.pollInterval, done.signal, options.clock);
         if (done.signal.aborted) return;
         await check();
       }

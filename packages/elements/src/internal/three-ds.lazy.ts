@@ -5,6 +5,7 @@ import { CheckoutApi } from '../api/client.js';
 import type { Pg3dsV1 as V1 } from '../components/3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 as V2 } from '../components/3ds-v2/3ds-v2.component.js';
 import type * as Flow from '../components/checkout/checkout.flow.js';
+import type { shopperMessage as Sentence } from './failure-message.js';
 import { checkoutContext } from '../context.js';
 import { defineElement } from '../define.js';
 import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
@@ -71,6 +72,14 @@ export const threeDSReady = (): Promise<boolean> =>
 
 /** The drop-in's flow from Pay to the outcome, which `pg-checkout.3ds.js` carries too (flow-ready.ts). */
 export const flowReady = (): Promise<typeof Flow | undefined> => threeDSReady().then(() => flow);
+
+/**
+ * The outcome sentence (`LocalizeController.outcome`) in the script tag: build.mjs puts this module in
+ * place of failure-message.ts there, since the code table it reads ships in pg-checkout.3ds.js, which has
+ * run whenever there is an outcome to say.
+ */
+export const shopperMessage: typeof Sentence = (state, t) =>
+  flow?.shopperMessage(state, t) ?? t('unavailable');
 
 function load(): Promise<{ Pg3dsV1: typeof V1; Pg3dsV2: typeof V2; checkoutFlow: typeof Flow }> {
   (globalThis as Record<symbol, unknown>)[Symbol.for('pg-checkout.3ds')] = shared;

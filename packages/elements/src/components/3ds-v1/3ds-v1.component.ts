@@ -1,17 +1,12 @@
-import type { FinalPaymentState, ThreeDSAction, ThreeDSV1Action } from '../../api/types.js';
-import { ThreeDSElement, type ChallengeRequest } from '../../internal/three-ds-element.js';
+import { LitElement, type PropertyDeclarations } from 'lit';
+import type { FinalPaymentState, ThreeDSV1Action } from '../../api/types.js';
+import { ThreeDSFlowController } from '../../controllers/three-ds-flow.js';
+import { renderThreeDS } from '../../controllers/three-ds-view.js';
+import type { Messages } from '../../i18n/localize.js';
+import { PageSchemeController } from '../../internal/page-scheme.js';
+import { ServerStylesController } from '../../internal/server-styles.js';
 import { themeStyles } from '../../styles/theme.js';
 import { threeDSV1Styles } from './3ds-v1.styles.js';
-
-/** The bank's page to post, from a v1 action (a status read's too, when one is posted again). */
-function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
-  if (action.version !== 1) return undefined;
-  return {
-    acsUrl: action.acsUrl,
-    fields: { PaReq: action.paReq, MD: action.md, TermUrl: action.termUrl },
-    callbackOrigin: action.callbackOrigin,
-  };
-}
 
 /**
  * @tag pg-3ds-v1
@@ -36,8 +31,46 @@ function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
  * @cssproperty --pg-color-border - Frame border colour.
  * @cssproperty --pg-color-primary - Cancel button colour.
  */
-export class Pg3dsV1 extends ThreeDSElement {
+export class Pg3dsV1 extends LitElement {
   static override styles = [themeStyles, threeDSV1Styles];
+  static override properties: PropertyDeclarations = {
+    endpoint: {},
+    challengeTimeout: { type: Number, attribute: 'challenge-timeout' },
+    pollInterval: { type: Number, attribute: 'poll-interval' },
+    locale: { reflect: true },
+    messages: { attribute: false },
+    appearance: { reflect: true },
+  };
+
+  private readonly flow = new ThreeDSFlowController(this, { version: 1 });
+
+  private readonly serverStyles = new ServerStylesController(this);
+
+  /** `appearance="auto"` follows the page's own colours. */
+  private readonly pageScheme = new PageSchemeController(this);
+
+  /** The middleware's mount URL; the drop-in's when inside one. */
+  endpoint = '';
+
+  /** Milliseconds a challenge may take before it ends as `authentication_timeout`. */
+  challengeTimeout = 600_000;
+
+  /** Milliseconds between status reads while a challenge is open (the completion message may never come). */
+  pollInterval = 2000;
+
+  /** Locale of the messages; the drop-in's when inside one. */
+  locale = 'en';
+
+  /** Per-string overrides of the translation table. */
+  messages: Partial<Messages> = {};
+
+  /** Light or dark defaults (`light`, `dark`, `auto`). */
+  appearance: 'light' | 'dark' | 'auto' = 'light';
+
+  /** True while a flow runs. */
+  get active(): boolean {
+    return this.flow.active;
+  }
 
   /**
    * Runs the flow for one payment and resolves with its final state; never rejects for payment outcomes.
@@ -48,9 +81,21 @@ export class Pg3dsV1 extends ThreeDSElement {
     action: ThreeDSV1Action,
     clientSecret?: string,
   ): Promise<FinalPaymentState> {
-    this.prepare(reference, clientSecret);
-    return this.runFlow(reference, (signal) =>
-      this.challenge(reference, 1, challengeRequest(action)!, challengeRequest, signal),
-    );
+    return this.flow.start(reference, action, clientSecret);
+  }
+
+  /**
+   * Closes the bank check (the shopper's Cancel does the same); the flow ends as the middleware then says:
+   * `authentication_cancelled` once it made sure no payment will be made, else what the bank's answer decided.
+   */
+  cancel(): void {
+    this.flow.cancel();
+  }
+
+  /** A state-preserving `moveBefore()` keeps the frames as they are: nothing to pause or post again. */
+  connectedMoveCallback(): void {}
+
+  override render() {
+    return renderThreeDS(this.flow);
   }
 }

@@ -1,27 +1,12 @@
-import type { PropertyDeclarations } from 'lit';
-import type { FinalPaymentState, ThreeDSAction, ThreeDSV2Action } from '../../api/types.js';
-import { createPg3dsStartEvent } from '../../events/3ds-start.js';
-import { methodPosted } from '../../internal/method-posted.js';
-import { sleep } from '../../internal/sleep.js';
-import { ThreeDSElement, type ChallengeRequest } from '../../internal/three-ds-element.js';
+import { LitElement, type PropertyDeclarations } from 'lit';
+import type { FinalPaymentState, ThreeDSV2Action } from '../../api/types.js';
+import { ThreeDSFlowController } from '../../controllers/three-ds-flow.js';
+import { renderThreeDS } from '../../controllers/three-ds-view.js';
+import type { Messages } from '../../i18n/localize.js';
+import { PageSchemeController } from '../../internal/page-scheme.js';
+import { ServerStylesController } from '../../internal/server-styles.js';
 import { themeStyles } from '../../styles/theme.js';
 import { threeDSV2Styles } from './3ds-v2.styles.js';
-
-/** Longest wait for the method form to reach the bank once the frame loaded. */
-const METHOD_POST_LIMIT_MS = 2_000;
-
-/** Longest wait for the method frame's load event before carrying on without it. */
-const METHOD_LOAD_LIMIT_MS = 10_000;
-
-/** The challenge to post, from a v2 challenge action (a status read's too, when one is posted again). */
-function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
-  if (action.version !== 2 || action.step !== 'challenge') return undefined;
-  return {
-    acsUrl: action.acsUrl,
-    fields: { creq: action.creq, threeDSSessionData: action.threeDSSessionData },
-    callbackOrigin: action.callbackOrigin,
-  };
-}
 
 /**
  * @tag pg-3ds-v2
@@ -50,16 +35,53 @@ function challengeRequest(action: ThreeDSAction): ChallengeRequest | undefined {
  * @cssproperty --pg-color-border - Frame border colour.
  * @cssproperty --pg-color-primary - Cancel button colour.
  */
-export class Pg3dsV2 extends ThreeDSElement {
+export class Pg3dsV2 extends LitElement {
   static override styles = [themeStyles, threeDSV2Styles];
   static override properties: PropertyDeclarations = {
     methodTimeout: { type: Number, attribute: 'method-timeout' },
+    endpoint: {},
+    challengeTimeout: { type: Number, attribute: 'challenge-timeout' },
+    pollInterval: { type: Number, attribute: 'poll-interval' },
+    locale: { reflect: true },
+    messages: { attribute: false },
+    appearance: { reflect: true },
   };
+
+  private readonly flow = new ThreeDSFlowController(this, {
+    version: 2,
+    methodTimeout: () => this.methodTimeout,
+  });
+
+  private readonly serverStyles = new ServerStylesController(this);
+
+  /** `appearance="auto"` follows the page's own colours. */
+  private readonly pageScheme = new PageSchemeController(this);
 
   /** Milliseconds between the method frame's load and Step 2 confirm (the gateway asks for 3 s). */
   methodTimeout = 3000;
 
-  private methodLoaded?: (() => void) | undefined;
+  /** The middleware's mount URL; the drop-in's when inside one. */
+  endpoint = '';
+
+  /** Milliseconds a challenge may take before it ends as `authentication_timeout`. */
+  challengeTimeout = 600_000;
+
+  /** Milliseconds between status reads while a challenge is open (the completion message may never come). */
+  pollInterval = 2000;
+
+  /** Locale of the messages; the drop-in's when inside one. */
+  locale = 'en';
+
+  /** Per-string overrides of the translation table. */
+  messages: Partial<Messages> = {};
+
+  /** Light or dark defaults (`light`, `dark`, `auto`). */
+  appearance: 'light' | 'dark' | 'auto' = 'light';
+
+  /** True while a flow runs. */
+  get active(): boolean {
+    return this.flow.active;
+  }
 
   /**
    * Runs the flow for one payment and resolves with its final state; never rejects for payment outcomes.
@@ -71,48 +93,21 @@ export class Pg3dsV2 extends ThreeDSElement {
     action: ThreeDSV2Action,
     clientSecret?: string,
   ): Promise<FinalPaymentState> {
-    this.prepare(reference, clientSecret);
-    return this.runFlow(reference, async (signal) => {
-      let next = action;
-      if (next.step === 'method') {
-        const answer = await this.methodStep(reference, next, signal);
-        if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
-        if (answer.status !== 'authenticating') return answer;
-        if (answer.threeDS.version !== 2 || answer.threeDS.step !== 'challenge') {
-          return this.failure(reference, 'authentication_failed', 'authenticationFailed');
-        }
-        next = answer.threeDS;
-      }
-      return this.challenge(reference, 2, challengeRequest(next)!, challengeRequest, signal);
-    });
+    return this.flow.start(reference, action, clientSecret);
   }
 
-  private async methodStep(
-    reference: string,
-    action: Extract<ThreeDSV2Action, { step: 'method' }>,
-    signal: AbortSignal,
-  ) {
-    const loaded = new Promise<void>((resolve) => (this.methodLoaded = resolve));
-    this.methodSource = action.methodUrl
-      ? { src: action.methodUrl }
-      : { srcdoc: action.tdsMethodContent };
-    this.phase = 'method';
-    this.dispatchEvent(createPg3dsStartEvent({ reference, version: 2, step: 'method' }));
-    // A frame that never loads (blocked, offline) must not hold the payment: go on without it.
-    await Promise.race([loaded, sleep(Math.max(METHOD_LOAD_LIMIT_MS, this.methodTimeout), signal)]);
-    this.methodLoaded = undefined;
-    const frame = this.renderRoot.querySelector<HTMLIFrameElement>('iframe[part=method-frame]');
-    if (frame) await methodPosted(frame, METHOD_POST_LIMIT_MS, signal);
-    // The wait is the gateway's: a method step that is slow or silent means "continue", not an error.
-    await sleep(this.methodTimeout, signal);
-    if (signal.aborted) return this.failure(reference, 'aborted', 'failed');
-    const answer = await this.api.confirmMethodAt(action.confirmUrl, reference);
-    this.phase = 'idle';
-    this.methodSource = undefined;
-    return answer.status === 'authenticating' ? answer : this.finalState(answer, reference);
+  /**
+   * Closes the bank check (the shopper's Cancel does the same); the flow ends as the middleware then says:
+   * `authentication_cancelled` once it made sure no payment will be made, else what the bank's answer decided.
+   */
+  cancel(): void {
+    this.flow.cancel();
   }
 
-  protected override onMethodLoad(): void {
-    this.methodLoaded?.();
+  /** A state-preserving `moveBefore()` keeps the frames as they are: nothing to pause or post again. */
+  connectedMoveCallback(): void {}
+
+  override render() {
+    return renderThreeDS(this.flow);
   }
 }
