@@ -1,22 +1,18 @@
 import {
+  TransactionLookupRecordSchema,
   ValidateResponseSchema,
   type PaymentNotification,
   type TransactionLookupRecord,
   type ValidateResponse,
 } from '@pg-checkout/protocol';
-import {
-  GatewayError,
-  InvalidRequestError,
-  RequestRejectedError,
-  WebhookVerificationError,
-} from './errors.js';
-import { expectSuccess } from './internal/answers.js';
+import { InvalidRequestError, WebhookVerificationError } from './errors.js';
+import { expectSuccess, parsed, refusalMessage } from './internal/answers.js';
 import { Transport, type CallOptions } from './internal/transport.js';
 import type { ReconcileResult } from './outcomes.js';
 import { resolveOptions, type GatewayClientOptions } from './options.js';
 import { Cards } from './resources/cards.js';
 import { Foreign } from './resources/foreign.js';
-import { Lookups } from './resources/lookups.js';
+import { Lookups, merchantReferencePath } from './resources/lookups.js';
 import { Payments } from './resources/payments.js';
 import { Redirects } from './resources/redirects.js';
 import { Subscriptions } from './resources/subscriptions.js';
@@ -85,20 +81,16 @@ export class GatewayClient {
    * Connection problems still throw: then nobody knows yet, so do not retry the payment.
    */
   async reconcile(merchantReference: string, call?: CallOptions): Promise<ReconcileResult> {
-    try {
-      const record = await this.lookups.byMerchantReference(merchantReference, call);
-      return { found: true, record };
-    } catch (err) {
-      // A refusal (success false: fin025 "record not found", or any other) is the gateway saying it
-      // has no such reference; transport failures, 403 and unreadable answers still throw.
-      if (
-        err instanceof GatewayError &&
-        (err.constructor === GatewayError || err instanceof RequestRejectedError)
-      ) {
-        return { found: false, message: err.message };
-      }
-      throw err;
-    }
+    const answer = await this.transport.get(merchantReferencePath(merchantReference), call, true);
+    // A refusal (success false: fin025 "record not found", or any other) is the gateway saying it
+    // has no such reference; transport failures, 403 and unreadable answers still throw. Read
+    // without building the error `byMerchantReference` throws: a fresh order's first lookup lands
+    // here on every card payment, and an error's stack costs more than the rest of the answer.
+    if (!answer.body.success) return { found: false, message: refusalMessage(answer) };
+    return {
+      found: true,
+      record: parsed(answer, TransactionLookupRecordSchema, 'lookups.byMerchantReference'),
+    };
   }
 
   /**

@@ -53,6 +53,10 @@ export const REJECTION_CODES: ReadonlySet<string> = new Set([
   OriginalErrorCodes.DUPLICATE_REFERENCE,
 ]);
 
+/** What a `success: false` answer says, or a line saying it said nothing. */
+export const refusalMessage = (answer: Answer): string =>
+  text(answer.body.message) || 'the gateway refused the request without a message';
+
 /**
  * Turns a `success: false` answer into the error class its code calls for. The HTTP status plays no
  * part: the gateway answers failures with 200, and a 4xx carrying the envelope is read the same way.
@@ -67,7 +71,7 @@ export function failure(answer: Answer, kind: FailureKind, reference?: string): 
     reference: text(body.reference) ?? reference,
     raw: body,
   };
-  const message = text(body.message) || 'the gateway refused the request without a message';
+  const message = refusalMessage(answer);
   const original = fields.originalErrorCode;
   if (kind === 'card' && (code === 3 || original === 'fin006')) {
     return new ThreeDSecureFailedError(message, fields);

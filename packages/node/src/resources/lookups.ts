@@ -12,6 +12,10 @@ import { expectSuccess, pathParam, validRequest } from '../internal/answers.js';
 import type { CallOptions, Transport } from '../internal/transport.js';
 import { serializeBody } from '../signing.js';
 
+/** The lookup path of a merchant reference (also read by `GatewayClient.reconcile`). */
+export const merchantReferencePath = (merchantReference: string): string =>
+  `/pg/api/v2/payment/lookup/merchantReference/${pathParam(merchantReference, 'merchantReference')}`;
+
 /** Transaction lookups and the list; reads, so GETs retry connection errors and 5xx. */
 export class Lookups {
   constructor(private readonly transport: Transport) {}
@@ -37,8 +41,7 @@ export class Lookups {
     merchantReference: string,
     call?: CallOptions,
   ): Promise<TransactionLookupRecord> {
-    const path = `/pg/api/v2/payment/lookup/merchantReference/${pathParam(merchantReference, 'merchantReference')}`;
-    const answer = await this.transport.get(path, call, true);
+    const answer = await this.transport.get(merchantReferencePath(merchantReference), call, true);
     return expectSuccess(answer, TransactionLookupRecordSchema, 'lookups.byMerchantReference');
   }
 

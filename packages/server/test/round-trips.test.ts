@@ -1,0 +1,85 @@
+/**
+ * What one approved card payment of a new order costs in round trips, counted at the store and the
+ * gateway (issue 30's overhead goal): each call here is named in BENCHMARKS.md with why it stays, so
+ * a change that adds one fails here and has to say why.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryStore, type CheckoutStore } from '../src/index.js';
+import { callerOf } from '../src/use-cases/caller.js';
+import { createContext } from '../src/setup/context.js';
+import { validateOptions } from '../src/setup/validate-options.js';
+import { payByCard } from '../src/use-cases/pay-by-card.js';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A MemoryStore that counts its calls by method name. */
+function countedStore(): { store: CheckoutStore; calls: string[] } {
+  const inner = new MemoryStore();
+  const calls: string[] = [];
+  const store = new Proxy(inner, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push(String(name));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { store, calls };
+}
+
+async function payOnce(rateLimit: false | undefined) {
+  const { store, calls } = countedStore();
+  const gateway = new FakeGateway();
+  const ctx = createContext(
+    validateOptions({
+      gateway,
+      store,
+      sessionSecret: 's'.repeat(32),
+      webhookSecret: 'whsec',
+      publicUrl: 'https://shop.test/checkout',
+      resolveOrder: () => ({ amount: 14_900, currency: 'ZAR', reference: 'order-rt' }),
+      ...(rateLimit === false ? { rateLimit } : {}),
+      logger: silent,
+    }),
+  );
+  const caller = callerOf(ctx, null, {
+    clientIp: '198.51.100.7',
+    pageOrigin: 'https://shop.test',
+  });
+  calls.length = 0;
+  const state = await payByCard(
+    {
+      card: {
+        number: '4111111111111111',
+        cardHolder: 'Test Shopper',
+        expiryMonth: 12,
+        expiryYear: 2031,
+        cvv: '123',
+        type: 'visa',
+      },
+      screenWidth: 1280,
+      screenHeight: 800,
+    },
+    caller,
+    ctx,
+  );
+  assert.equal(state.status, 'approved');
+  return { store: calls, gateway: gateway.calls };
+}
+
+describe('round trips of an approved card payment of a new order', () => {
+  it('rate limits off: the order lock with its ledger, the write-back with the release; a lookup and the create', async () => {
+    const counted = await payOnce(false);
+    assert.deepEqual(counted.store, ['lockAndGet', 'writeAll']);
+    assert.deepEqual(counted.gateway, ['reconcile', 'create']);
+  });
+  it('default limits: the pay counter and the card-testing reads (order, address) on top, nothing else', async () => {
+    const counted = await payOnce(undefined);
+    assert.deepEqual(counted.store, ['increment', 'get', 'get', 'lockAndGet', 'writeAll']);
+    assert.deepEqual(counted.gateway, ['reconcile', 'create']);
+  });
+});
