@@ -57,10 +57,9 @@ export async function refuseCardTester(ctx: Context, scopes: DeclineScopes): Pro
   ctx.logger.warn('card payment refused: too many declines', { scope: full.scope });
   ctx.telemetry.limitHit('declines', full.scope);
   throw new CheckoutError(
-    429,
     'too_many_declines',
     'Too many cards were declined for this order. Please try again later or choose another way to pay.',
-    { 'Retry-After': String(found.retryAfter) },
+    { retryAfterSeconds: found.retryAfter },
   );
 }
 

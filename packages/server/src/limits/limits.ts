@@ -72,9 +72,7 @@ function limited(ctx: Context, limits: Limits, kind: LimitKind, bucket: string, 
     kind,
     bucket === 'instance' ? 'instance' : bucket.startsWith('shopper') ? 'shopper' : 'client',
   );
-  return new CheckoutError(429, 'rate_limited', MESSAGES[kind], {
-    'Retry-After': String(retryAfter),
-  });
+  return new CheckoutError('rate_limited', MESSAGES[kind], { retryAfterSeconds: retryAfter });
 }
 
 /**

@@ -37,10 +37,8 @@ interface Entry {
 
 const busy = () =>
   new CheckoutError(
-    503,
     'service_busy',
     'We are very busy right now. Please try again in a minute; you have not been charged.',
-    { 'Retry-After': '60' },
   );
 
 /** In-process store: bounded, expiring, for a single instance. The default. */

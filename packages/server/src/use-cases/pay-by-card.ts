@@ -74,7 +74,7 @@ export async function payByCard(
   ctx: Context,
 ): Promise<OwnedPaymentState> {
   if (!ctx.methods.includes('card'))
-    throw new CheckoutError(404, 'method_not_enabled', 'Card payments are not offered here.');
+    throw new CheckoutError('method_not_enabled', 'Card payments are not offered here.');
   const shopperId = await caller.shopperId();
   const { clientIp } = caller;
   const method = methodOf(cmd);

@@ -111,7 +111,7 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = issue.path.length ? issue.path.join('.') : 'body';
-  throw new CheckoutError(400, 'invalid_request', `Invalid ${field}: ${issue.message}.`);
+  throw new CheckoutError('invalid_request', `Invalid ${field}: ${issue.message}.`);
 }
 
 /** Checks what the merchant's `resolveOrder` returned; a broken order is the merchant's bug, not the shopper's. */
