@@ -58,6 +58,7 @@ export async function confirmStep2(
       'We could not continue the payment right now. Please try again in a moment.',
     );
   }
+  // Not the edge's guard (an allowed origin): the page that started this payment, which only its record knows.
   if (record.pageOrigin && record.pageOrigin !== caller.pageOrigin) {
     throw new CheckoutError('forbidden_origin', 'This payment was started on another page.');
   }

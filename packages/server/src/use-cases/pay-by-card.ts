@@ -8,7 +8,7 @@ import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import { noteDecline, refuseCardTester } from '../limits/card-testing.js';
 import { enforceLimits } from '../limits/limits.js';
 import { maskPan } from '../cards/mask.js';
-import { routeUrl } from '../http/route-url.js';
+import { callbackUrl } from '../http/route-url.js';
 import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../order/outcomes.js';
 import type { PaymentRecord } from '../order/records.js';
 import { findSavedCard, registerCard, settleSavedCard } from '../cards/saved-cards.js';
@@ -135,9 +135,7 @@ async function sendCreate(
     transaction: { reference: merchantReference, currency: order.currency, amount: order.amount },
     autoExecute: ctx.options.autoExecute ?? true,
     supports3dsV2: true,
-    callbackUrl: routeUrl(ctx.publicUrl, 'POST /3ds/:session/callback', {
-      session: await ctx.secrets.sessionToken(merchantReference),
-    }),
+    callbackUrl: callbackUrl(ctx.publicUrl, await ctx.secrets.sessionToken(merchantReference)),
     clientIp,
     screenWidth: String(cmd.screenWidth),
     screenHeight: String(cmd.screenHeight),

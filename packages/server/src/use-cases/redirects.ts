@@ -6,7 +6,7 @@ import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import { enforceLimits } from '../limits/limits.js';
 import { pendingState } from '../order/outcomes.js';
-import { routeUrl } from '../http/route-url.js';
+import { notifyUrl } from '../http/route-url.js';
 import type { RedirectCommand } from './schemas.js';
 import { amountChanged } from './amount-shown.js';
 import { saveSafely } from '../order/settle.js';
@@ -78,7 +78,7 @@ export async function startRedirect(
     };
     const urls = {
       ...ctx.options.redirectUrls!,
-      notify: routeUrl(ctx.publicUrl, 'POST /webhooks/notify', {}),
+      notify: notifyUrl(ctx.publicUrl),
     };
     // The merchant's own consumer data wins over what the browser typed.
     const mergedConsumer =
