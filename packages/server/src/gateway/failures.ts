@@ -179,7 +179,7 @@ const FIXES = {
 } as const satisfies Record<SetupFaultReason, string>;
 
 /**
- * A setup fault as the browser's 503 `misconfigured` (never a decline), said once, loudly, with
+ * A setup fault as the browser's `misconfigured` (never a decline), said once, loudly, with
  * the setting to fix. `undefined` when the failure is not a setup fault.
  */
 export function setupFault(

@@ -48,6 +48,10 @@ export function pageAnswer(status: number, kind: CompletionKind, result?: ProofR
   return { status, headers: { ...PAGE_HEADERS, 'Content-Security-Policy': csp }, body: html };
 }
 
+/** A page route's request refused before it ran (its body too large or unreadable): still a page. */
+export const pageRefusal = (error: unknown): HttpAnswer =>
+  pageAnswer((error as { status?: unknown }).status === 413 ? 413 : 400, 'rejected');
+
 const field = (body: unknown, name: string): string | undefined => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
   return typeof value === 'string' && value.length > 0 && value.length <= 20_000

@@ -39,7 +39,7 @@ const TIMEOUT_STATE = timedOut(
 const NOT_CHARGED_TIMEOUT =
   'The payment service did not answer in time and your card was not charged. Please try again.';
 
-/** A double click waits for the first click's answer instead of failing with 409. */
+/** A double click waits for the first click's answer instead of failing with `conflict`. */
 const CREATE_LOCK_WAIT_MS = 1_500;
 
 /** The state a lookup of an attempt means when its own create answer was lost. */

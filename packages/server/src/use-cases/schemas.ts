@@ -105,7 +105,7 @@ const OrderSchema = z.object({
   consumer: ConsumerSchema.optional(),
 });
 
-/** Parses the browser's body or throws a 400 naming the field (never echoing its value). */
+/** Parses the browser's body or throws `invalid_request` naming the field (never echoing its value). */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
