@@ -10,9 +10,27 @@ export interface GatewayErrorFields {
   cause?: unknown;
 }
 
-/** Base of every failure the client throws; callers branch on the subclass, not on the message. */
+/**
+ * What kind of failure a `GatewayError` is, one per class: switch on it instead of `instanceof`,
+ * which two copies of this package in one app break.
+ */
+export type GatewayErrorType =
+  | 'gateway_error'
+  | 'card_declined'
+  | 'authentication_failed'
+  | 'request_rejected'
+  | 'duplicate_reference'
+  | 'signature'
+  | 'connection'
+  | 'timeout'
+  | 'invalid_request'
+  | 'unexpected_response';
+
+/** Base of every failure the client throws; callers branch on `type` (or the subclass), not on the message. */
 export class GatewayError extends Error {
   override name = 'GatewayError';
+  /** The failure's kind, one per class (`GatewayErrorType`). */
+  readonly type: GatewayErrorType = 'gateway_error';
   readonly code: number | undefined;
   readonly originalErrorCode: string | undefined;
   readonly statusCode: number | undefined;
@@ -33,11 +51,13 @@ export class GatewayError extends Error {
 /** The processor declined the card (code -1); `originalErrorCode` says why (fin005, fin051, ...). */
 export class CardDeclinedError extends GatewayError {
   override name = 'CardDeclinedError';
+  override readonly type = 'card_declined';
 }
 
 /** 3D Secure authentication failed (code 3, originalErrorCode fin006). */
 export class ThreeDSecureFailedError extends GatewayError {
   override name = 'ThreeDSecureFailedError';
+  override readonly type = 'authentication_failed';
 }
 
 /**
@@ -48,6 +68,7 @@ export class ThreeDSecureFailedError extends GatewayError {
  */
 export class RequestRejectedError extends GatewayError {
   override name = 'RequestRejectedError';
+  override readonly type: 'request_rejected' | 'duplicate_reference' = 'request_rejected';
 }
 
 /**
@@ -57,26 +78,31 @@ export class RequestRejectedError extends GatewayError {
  */
 export class DuplicateReferenceError extends RequestRejectedError {
   override name = 'DuplicateReferenceError';
+  override readonly type = 'duplicate_reference';
 }
 
 /** HTTP 403: the signature did not match or the credentials belong to the other environment. */
 export class SignatureError extends GatewayError {
   override name = 'SignatureError';
+  override readonly type = 'signature';
 }
 
 /** No answer: connection refused or reset, DNS failure, or the gateway answered 5xx. */
 export class GatewayConnectionError extends GatewayError {
   override name = 'GatewayConnectionError';
+  override readonly type = 'connection';
 }
 
 /** No answer in time. On a POST the outcome is unknown: reconcile before trying again. */
 export class GatewayTimeoutError extends GatewayError {
   override name = 'GatewayTimeoutError';
+  override readonly type = 'timeout';
 }
 
 /** Our own request broke the gateway's rules; nothing was sent. `issues` names each field. */
 export class InvalidRequestError extends GatewayError {
   override name = 'InvalidRequestError';
+  override readonly type = 'invalid_request';
   readonly issues: readonly SchemaIssue[];
   constructor(message: string, issues: readonly SchemaIssue[]) {
     super(message);
@@ -87,6 +113,7 @@ export class InvalidRequestError extends GatewayError {
 /** The answer was not JSON, or did not match its schema; `raw` holds what came back, masked. */
 export class UnexpectedResponseError extends GatewayError {
   override name = 'UnexpectedResponseError';
+  override readonly type = 'unexpected_response';
   readonly issues: readonly SchemaIssue[];
   constructor(message: string, fields: GatewayErrorFields & { issues?: readonly SchemaIssue[] }) {
     super(message, fields);
@@ -105,6 +132,8 @@ export type WebhookFailureReason =
 /** A webhook failed verification; `statusCode` is the 4xx to answer with. */
 export class WebhookVerificationError extends Error {
   override name = 'WebhookVerificationError';
+  /** Not a `GatewayError`: a delivery to refuse, `reason` says why. */
+  readonly type = 'webhook_verification';
   readonly statusCode: 400 | 401;
   readonly reason: WebhookFailureReason;
   readonly issues: readonly SchemaIssue[];

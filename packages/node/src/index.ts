@@ -32,6 +32,7 @@ export {
   UnexpectedResponseError,
   WebhookVerificationError,
   type GatewayErrorFields,
+  type GatewayErrorType,
   type WebhookFailureReason,
 } from './errors.js';
 export { OriginalErrorCodes } from './codes.js';

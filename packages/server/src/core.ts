@@ -6,7 +6,7 @@ import { createContext, type Context } from './setup/context.js';
 import { validateOptions } from './setup/validate-options.js';
 import { errorAnswer } from './http/errors.js';
 import { BASE_HEADERS, type HttpAnswer, type HttpExchange } from './http/exchange.js';
-import { ROUTES, pageAnswer, type Route } from './http/routes.js';
+import { ROUTES, pageRefusal, type Route } from './http/routes.js';
 import { refundWith, type RefundCommand, type RefundResult } from './use-cases/refund.js';
 import { outboxHand } from './facts/refund-facts.js';
 import {
@@ -80,7 +80,7 @@ export function createCheckoutCore<Req>(
   const fail: CheckoutCore['fail'] = (route, error, where) =>
     withBase(
       route?.page
-        ? pageAnswer((error as { status?: unknown }).status === 413 ? 413 : 400, 'rejected')
+        ? pageRefusal(error)
         : errorAnswer(ctx, error, { method: where.method, path: where.path }),
     );
   // The sweep is a use case of its own: one span, the gateway's lookups and list nested under it.

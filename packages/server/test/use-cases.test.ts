@@ -13,6 +13,7 @@ import type { CheckoutOrder } from '../src/options.js';
 import type { OwnedPaymentState } from '../src/payment-state.js';
 import { payByCard } from '../src/use-cases/pay-by-card.js';
 import { orderStatus, paymentStatus } from '../src/use-cases/status.js';
+import { confirmStep2 } from '../src/use-cases/confirm-step2.js';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
 
@@ -210,5 +211,27 @@ describe('what the order is now (GET /order, for a browser that lost an answer)'
       sent.filter((c) => !['lookup', 'redirectLookup', 'reconcile'].includes(c)),
       [],
     );
+  });
+});
+
+describe("Step 2 from another allowed page than the payment's", () => {
+  it('is refused forbidden_origin: the edge allows the origin, only the record knows the page', async () => {
+    const t = setup(order('step2-page'));
+    const created = await t.pay('4000000000003063');
+    assert.equal(created.state?.status, 'authenticating');
+    const payment = { reference: created.state!.reference!, merchantReference: 'step2-page-1' };
+    const other = callerOf(t.ctx, null, {
+      clientIp: '198.51.100.7',
+      pageOrigin: 'https://other.shop.test',
+    });
+    await assert.rejects(confirmStep2(payment, other, t.ctx), (error: CheckoutError) => {
+      assert.equal(error.code, 'forbidden_origin');
+      assert.equal(error.status, 403);
+      return true;
+    });
+    assert.ok(!t.gateway.calls.includes('confirmStep2'), 'nothing sent for the other page');
+    const state = await confirmStep2(payment, t.caller(), t.ctx);
+    assert.equal(state.status, 'authenticating');
+    assert.ok(t.gateway.calls.includes('confirmStep2'), 'the starting page goes on');
   });
 });

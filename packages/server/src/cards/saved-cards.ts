@@ -74,7 +74,6 @@ export async function findSavedCard(
     : undefined;
   if (!card)
     throw new CheckoutError(
-      404,
       'not_found',
       'This saved card was not found. Please enter your card details.',
     );

@@ -1,3 +1,4 @@
+import type { GatewayErrorType } from '@pg-checkout/node';
 import { misconfigured, type CheckoutError } from '../errors.js';
 import { sayOnce, type Context } from '../setup/context.js';
 
@@ -52,6 +53,21 @@ function causeCode(error: object): string | undefined {
 // A web page where the gateway's JSON was expected: the base URL names another site.
 const looksLikePage = (raw: unknown) => typeof raw === 'string' && /^\s*</.test(raw);
 
+// The client's classes by name, most specific first: the `type` of an error that has none.
+const TYPE_OF_CLASS: readonly (readonly [string, GatewayErrorType])[] = [
+  ['DuplicateReferenceError', 'duplicate_reference'],
+  ['RequestRejectedError', 'request_rejected'],
+  ['ThreeDSecureFailedError', 'authentication_failed'],
+  ['CardDeclinedError', 'card_declined'],
+  ['GatewayTimeoutError', 'timeout'],
+  ['GatewayConnectionError', 'connection'],
+  ['UnexpectedResponseError', 'unexpected_response'],
+  ['InvalidRequestError', 'invalid_request'],
+  ['SignatureError', 'signature'],
+  ['GatewayError', 'gateway_error'],
+];
+const TYPES = new Set<unknown>(TYPE_OF_CLASS.map(([, type]) => type));
+
 // Class names along the prototype chain: survives two copies of @pg-checkout/node where instanceof would not.
 function classNames(error: object): Set<string> {
   const names = new Set<string>();
@@ -68,6 +84,17 @@ function classNames(error: object): Set<string> {
   return names;
 }
 
+/**
+ * The client error's `type`; for an error without one (a merchant's own `CheckoutGateway`, an
+ * older client), the type of the client class it is named as. `undefined`: not a gateway error.
+ */
+export function gatewayErrorType(error: object): GatewayErrorType | undefined {
+  const own = (error as { type?: unknown }).type;
+  if (TYPES.has(own)) return own as GatewayErrorType;
+  const names = classNames(error);
+  return TYPE_OF_CLASS.find(([name]) => names.has(name))?.[1];
+}
+
 const maskedMessage = (message: unknown) =>
   typeof message === 'string' && message.length > 0 && message.length <= 300
     ? message
@@ -78,7 +105,7 @@ const DECLINE_FALLBACK = 'Your card was declined. Please try another card.';
 /** Sorts a client error into what the browser should be told and whether to reconcile. */
 export function classifyGatewayError(error: unknown): GatewayFailure {
   if (!error || typeof error !== 'object') return { kind: 'not_gateway' };
-  const names = classNames(error);
+  const type = gatewayErrorType(error);
   const e = error as {
     message?: unknown;
     code?: unknown;
@@ -92,7 +119,7 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
     typeof e.originalErrorCode === 'string' && e.originalErrorCode
       ? e.originalErrorCode
       : undefined;
-  if (names.has('DuplicateReferenceError')) return { kind: 'duplicate' };
+  if (type === 'duplicate_reference') return { kind: 'duplicate' };
   // A path the gateway does not have (a base URL with /pg/api appended): nothing was processed.
   // The gateway answers every decision it makes on a real endpoint, never with a bare 404.
   if (e.statusCode === 404 && !originalErrorCode && (e.code === -1 || e.code === undefined))
@@ -100,49 +127,44 @@ export function classifyGatewayError(error: unknown): GatewayFailure {
   // The client follows no redirects: the gateway answers its API itself, never with a 3xx.
   if (typeof e.statusCode === 'number' && e.statusCode >= 300 && e.statusCode < 400)
     return { kind: 'misconfigured', reason: 'redirected' };
-  if (names.has('GatewayConnectionError') && causeCode(error))
-    return { kind: 'misconfigured', reason: 'wrong_host' };
-  if (
-    names.has('UnexpectedResponseError') &&
-    typeof e.statusCode === 'number' &&
-    e.statusCode < 500 &&
-    looksLikePage(e.raw)
-  )
-    return { kind: 'misconfigured', reason: 'wrong_host' };
-  if (names.has('RequestRejectedError'))
-    return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
-  if (names.has('ThreeDSecureFailedError'))
-    return { kind: 'authentication_failed', message, originalErrorCode };
-  if (names.has('CardDeclinedError')) {
-    return {
-      kind: 'declined',
-      message,
-      code: typeof e.code === 'number' ? e.code : -1,
-      originalErrorCode,
-    };
-  }
-  if (
-    names.has('GatewayTimeoutError') ||
-    names.has('GatewayConnectionError') ||
-    names.has('UnexpectedResponseError')
-  ) {
-    return { kind: 'outcome_unknown' };
-  }
-  // Our own client refused to send it (a field breaks the gateway's rules): nothing was sent.
-  if (names.has('InvalidRequestError'))
-    return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
-  if (names.has('SignatureError')) return { kind: 'misconfigured', reason: 'credentials' };
-  if (names.has('GatewayError')) {
-    if (typeof e.statusCode === 'number' && e.statusCode >= 500) return { kind: 'outcome_unknown' };
-    if (e.code === 3) return { kind: 'authentication_failed', message, originalErrorCode };
-    // fin030 is the processor's "format error": a refused request, not a decided payment.
-    if (originalErrorCode === 'fin030')
+  switch (type) {
+    case 'connection':
+      if (causeCode(error)) return { kind: 'misconfigured', reason: 'wrong_host' };
+      return { kind: 'outcome_unknown' };
+    case 'unexpected_response':
+      if (typeof e.statusCode === 'number' && e.statusCode < 500 && looksLikePage(e.raw))
+        return { kind: 'misconfigured', reason: 'wrong_host' };
+      return { kind: 'outcome_unknown' };
+    // Refused by the gateway, or by our own client before sending (a field breaks its rules).
+    case 'request_rejected':
+    case 'invalid_request':
       return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
-    // Other codes (19: no payment page; 1 or 7 as failures) are not declines of a card.
-    if (e.code === -1) return { kind: 'declined', message, code: -1, originalErrorCode };
-    return { kind: 'unavailable' };
+    case 'authentication_failed':
+      return { kind: 'authentication_failed', message, originalErrorCode };
+    case 'card_declined':
+      return {
+        kind: 'declined',
+        message,
+        code: typeof e.code === 'number' ? e.code : -1,
+        originalErrorCode,
+      };
+    case 'timeout':
+      return { kind: 'outcome_unknown' };
+    case 'signature':
+      return { kind: 'misconfigured', reason: 'credentials' };
+    case 'gateway_error':
+      if (typeof e.statusCode === 'number' && e.statusCode >= 500)
+        return { kind: 'outcome_unknown' };
+      if (e.code === 3) return { kind: 'authentication_failed', message, originalErrorCode };
+      // fin030 is the processor's "format error": a refused request, not a decided payment.
+      if (originalErrorCode === 'fin030')
+        return { kind: 'rejected', message: maskedMessage(e.message), originalErrorCode };
+      // Other codes (19: no payment page; 1 or 7 as failures) are not declines of a card.
+      if (e.code === -1) return { kind: 'declined', message, code: -1, originalErrorCode };
+      return { kind: 'unavailable' };
+    default:
+      return { kind: 'not_gateway' };
   }
-  return { kind: 'not_gateway' };
 }
 
 const FIXES = {
@@ -157,7 +179,7 @@ const FIXES = {
 } as const satisfies Record<SetupFaultReason, string>;
 
 /**
- * A setup fault as the browser's 503 `misconfigured` (never a decline), said once, loudly, with
+ * A setup fault as the browser's `misconfigured` (never a decline), said once, loudly, with
  * the setting to fix. `undefined` when the failure is not a setup fault.
  */
 export function setupFault(

@@ -2,12 +2,20 @@ import { CheckoutError } from '../errors.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import { jsonAnswer, type HttpAnswer } from './exchange.js';
+import { statusOf, type CoreErrorCode } from './status-table.js';
 
 const answer = (status: number, code: string, message: string, headers?: Record<string, string>) =>
   jsonAnswer(status, { success: false, message, code }, headers);
 
+/** A code's answer, its status and headers from the one table. */
+const coded = (code: CoreErrorCode, message: string) => {
+  const { status, headers } = statusOf(code);
+  return answer(status, code, message, headers);
+};
+
 /**
  * Every failure as `{ success: false, message, code }` JSON with its status; never a stack trace.
+ * A `CheckoutError` carries its code's status (or the explicit one a merchant's hook gave it).
  * `where` names the route in the log of a 5xx.
  */
 export function errorAnswer(
@@ -22,12 +30,12 @@ export function errorAnswer(
   if (fault) return answer(fault.status, fault.code, fault.message, fault.headers);
   let result: HttpAnswer;
   if (failure.kind === 'outcome_unknown') {
-    result = answer(
-      504,
+    result = coded(
       'gateway_timeout',
       'The payment service did not answer in time. Please try again shortly.',
     );
   } else if (failure.kind === 'unavailable') {
+    // The gateway failed the call itself (Bad Gateway); the table's 503 is "could not be asked".
     result = answer(
       502,
       'gateway_unavailable',
@@ -35,17 +43,15 @@ export function errorAnswer(
     );
   } else if (failure.kind === 'rejected') {
     // The gateway (or our client's schema) refused the request as malformed: nothing was created.
-    return answer(400, 'invalid_request', `The payment was not accepted: ${failure.message}`);
+    return coded('invalid_request', `The payment was not accepted: ${failure.message}`);
   } else if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
-    return answer(
-      402,
+    return coded(
       failure.kind === 'declined' ? 'card_declined' : 'authentication_failed',
       failure.message,
     );
   } else {
     // No word about charges here: this handler cannot know whether the gateway was called.
-    result = answer(
-      500,
+    result = coded(
       'internal_error',
       'Something went wrong on our side. Please wait a moment and check your order before trying again.',
     );

@@ -41,7 +41,6 @@ export function checkedOrigin(ctx: Context, ex: HttpExchange): string {
       hint: 'set allowedOrigins, or mount behind a proxy that keeps the Host header',
     });
     throw new CheckoutError(
-      403,
       'forbidden_origin',
       'This request did not come from the shop’s checkout page.',
     );
@@ -72,7 +71,7 @@ export function callerFor(ctx: Context, ex: HttpExchange, guarded: boolean): Cal
   return callerOf(ctx, ex.request, { clientIp: clientIpOf(ctx, ex), pageOrigin });
 }
 
-const notFound = () => new CheckoutError(404, 'not_found', 'This payment was not found.');
+const notFound = () => new CheckoutError('not_found', 'This payment was not found.');
 
 /**
  * The `:reference` of a route that reads or drives a payment, once the browser proved it created

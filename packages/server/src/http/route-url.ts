@@ -17,3 +17,22 @@ export function routeUrl<R extends BrowserRoute>(
     )
   );
 }
+
+/** The bank's post of a v2 challenge's result (`cres`), for one 3-D Secure session. */
+export const callbackUrl = (publicUrl: string, session: string) =>
+  routeUrl(publicUrl, 'POST /3ds/:session/callback', { session });
+
+/** The bank's post of a v1 result (`PaRes`, the TermUrl), for one 3-D Secure session. */
+export const termUrl = (publicUrl: string, session: string) =>
+  routeUrl(publicUrl, 'POST /3ds/:session/term', { session });
+
+/** The page that posts the v2 method data to the bank, for one 3-D Secure session. */
+export const methodUrl = (publicUrl: string, session: string) =>
+  routeUrl(publicUrl, 'GET /3ds/:session/method', { session });
+
+/** Where the browser asks for Step 2 after the v2 method step. */
+export const confirmUrl = (publicUrl: string, reference: string) =>
+  routeUrl(publicUrl, 'POST /payments/:reference/3dsv2/confirm', { reference });
+
+/** Where the gateway notifies a payment's outcome. */
+export const notifyUrl = (publicUrl: string) => routeUrl(publicUrl, 'POST /webhooks/notify', {});

@@ -5,7 +5,9 @@ import { callerOf } from '../use-cases/caller.js';
 import { completionPage, methodPageCsp, type CompletionKind } from './html.js';
 import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../use-cases/schemas.js';
 import { ipVersion } from '../limits/ip.js';
-import { httpStatusOf, type OwnedPaymentState } from '../payment-state.js';
+import type { OwnedPaymentState } from '../payment-state.js';
+import { httpStatusOf } from './state-status.js';
+import { statusOf } from './status-table.js';
 import { cancelChallenge } from '../use-cases/cancel-challenge.js';
 import { confirmProof, type ProofResult } from '../use-cases/confirm-proof.js';
 import { confirmStep2 } from '../use-cases/confirm-step2.js';
@@ -45,6 +47,10 @@ export function pageAnswer(status: number, kind: CompletionKind, result?: ProofR
   const { html, csp } = completionPage(kind, reference, pageOrigin);
   return { status, headers: { ...PAGE_HEADERS, 'Content-Security-Policy': csp }, body: html };
 }
+
+/** A page route's request refused before it ran (its body too large or unreadable): still a page. */
+export const pageRefusal = (error: unknown): HttpAnswer =>
+  pageAnswer((error as { status?: unknown }).status === 413 ? 413 : 400, 'rejected');
 
 const field = (body: unknown, name: string): string | undefined => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
@@ -114,8 +120,8 @@ const webhookRoute = (type: 'payment' | 'payout'): Route => ({
   path: type === 'payment' ? '/webhooks/notify' : '/webhooks/payout',
   body: 'raw',
   run: async (ex, ctx) => {
-    const { status, body } = await receiveWebhook(type, ex.body, ctx);
-    return jsonAnswer(status, body);
+    const { body, verifierStatus } = await receiveWebhook(type, ex.body, ctx);
+    return jsonAnswer(body.success ? 200 : (verifierStatus ?? statusOf(body.code).status), body);
   },
 });
 

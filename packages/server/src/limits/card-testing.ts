@@ -38,10 +38,10 @@ function counters(ctx: Context, scopes: DeclineScopes) {
 }
 
 /**
- * Refuses a card payment (429 `too_many_declines`) when its order, shopper or client already had
+ * Refuses a card payment (`too_many_declines`) when its order, shopper or client already had
  * as many declines as allowed in this window: before the gateway, and (run as `enforceLimits`'
- * last check) not counted toward the ceiling, so a stopped card tester costs nobody else. 503 when
- * the store cannot say.
+ * last check) not counted toward the ceiling, so a stopped card tester costs nobody else.
+ * `store_unavailable` when the store cannot say.
  */
 export async function refuseCardTester(ctx: Context, scopes: DeclineScopes): Promise<void> {
   const found = counters(ctx, scopes);
@@ -57,10 +57,9 @@ export async function refuseCardTester(ctx: Context, scopes: DeclineScopes): Pro
   ctx.logger.warn('card payment refused: too many declines', { scope: full.scope });
   ctx.telemetry.limitHit('declines', full.scope);
   throw new CheckoutError(
-    429,
     'too_many_declines',
     'Too many cards were declined for this order. Please try again later or choose another way to pay.',
-    { 'Retry-After': String(found.retryAfter) },
+    { retryAfterSeconds: found.retryAfter },
   );
 }
 

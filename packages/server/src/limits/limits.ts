@@ -72,16 +72,14 @@ function limited(ctx: Context, limits: Limits, kind: LimitKind, bucket: string, 
     kind,
     bucket === 'instance' ? 'instance' : bucket.startsWith('shopper') ? 'shopper' : 'client',
   );
-  return new CheckoutError(429, 'rate_limited', MESSAGES[kind], {
-    'Retry-After': String(retryAfter),
-  });
+  return new CheckoutError('rate_limited', MESSAGES[kind], { retryAfterSeconds: retryAfter });
 }
 
 /**
  * Fixed-window limits of one request: under the instance's ceiling for its kind, then per client
  * (and per shopper for payment starts), counted in the store so every instance shares them.
- * Throws 429 past any of them, 503 when the store cannot count; only a request that passed them
- * all (and `alsoCheck`) keeps its place under the ceiling.
+ * Throws `rate_limited` past any of them, `store_unavailable` when the store cannot count; only a
+ * request that passed them all (and `alsoCheck`) keeps its place under the ceiling.
  */
 export async function enforceLimits(
   ctx: Context,

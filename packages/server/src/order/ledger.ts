@@ -77,7 +77,7 @@ function nextAttempt(ledger: Ledger): number {
   let n = 1;
   while (ledger.attempts[n]) n += 1;
   if (n > MAX_ATTEMPTS)
-    throw new CheckoutError(409, 'conflict', 'This order has had too many payment attempts.');
+    throw new CheckoutError('conflict', 'This order has had too many payment attempts.');
   return n;
 }
 
@@ -121,10 +121,9 @@ export async function rebuildLedger(ctx: Context, order: string): Promise<Ledger
       if (fault) throw fault;
       ctx.logger.warn('could not read an order back from the gateway', { order, error });
       throw new CheckoutError(
-        503,
         'gateway_unavailable',
         'The payment service is unavailable. Nothing was charged; please try again shortly.',
-        { 'Retry-After': '5' },
+        { retryAfterSeconds: 5 },
       );
     }
     if (!result.found) return { attempts };
@@ -132,7 +131,7 @@ export async function rebuildLedger(ctx: Context, order: string): Promise<Ledger
     observe(attempt, result.record);
     attempts[n] = attempt;
   }
-  throw new CheckoutError(409, 'conflict', 'This order has had too many payment attempts.');
+  throw new CheckoutError('conflict', 'This order has had too many payment attempts.');
 }
 
 export interface OrderSession {
@@ -181,7 +180,7 @@ export async function withOrder<T>(
       break;
     }
     if (ctx.now() >= deadline)
-      throw new CheckoutError(409, 'conflict', 'A payment for this order is already in progress.');
+      throw new CheckoutError('conflict', 'A payment for this order is already in progress.');
     await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
   }
   let ledger: Ledger;

@@ -4,7 +4,7 @@ import type { Context } from '../setup/context.js';
 import type { GatewayFailure } from '../gateway/failures.js';
 import { deliver, factKindOf, wantsFact } from '../facts/delivery.js';
 import type { PaymentRecord } from './records.js';
-import { routeUrl } from '../http/route-url.js';
+import { confirmUrl, methodUrl, termUrl } from '../http/route-url.js';
 
 const APPROVED = 'Payment approved.';
 const PENDING = 'Your payment is being processed. We will confirm it shortly.';
@@ -35,7 +35,7 @@ export async function stateFromOutcome(
           acsUrl,
           paReq,
           md: transactionId,
-          termUrl: routeUrl(ctx.publicUrl, 'POST /3ds/:session/term', { session }),
+          termUrl: termUrl(ctx.publicUrl, session),
           callbackOrigin,
         },
       },
@@ -52,13 +52,11 @@ export async function stateFromOutcome(
         threeDS: {
           version: 2,
           step: 'method',
-          methodUrl: routeUrl(ctx.publicUrl, 'GET /3ds/:session/method', { session }),
+          methodUrl: methodUrl(ctx.publicUrl, session),
           tdsMethodContent: v2.tdsMethodContent ?? '',
           txId: v2.txId ?? '',
           transactionId: v2.transactionId,
-          confirmUrl: routeUrl(ctx.publicUrl, 'POST /payments/:reference/3dsv2/confirm', {
-            reference,
-          }),
+          confirmUrl: confirmUrl(ctx.publicUrl, reference),
         },
       },
       threeDS: {

@@ -15,7 +15,7 @@ export interface MemoryStoreOptions {
    * Most live entries for new work. Live entries are never evicted (an open payment attempt
    * dropped early could let a retry charge twice); at this size the store refuses new claims
    * (`lockAndGet`, `setIfAbsent`, a new `increment` counter) on anything it holds nothing of with
-   * a 503 "you have not been charged" until some expire. Default `100_000`.
+   * `service_busy` ("you have not been charged") until some expire. Default `100_000`.
    */
   maxEntries?: number;
   /**
@@ -37,10 +37,8 @@ interface Entry {
 
 const busy = () =>
   new CheckoutError(
-    503,
     'service_busy',
     'We are very busy right now. Please try again in a minute; you have not been charged.',
-    { 'Retry-After': '60' },
   );
 
 /** In-process store: bounded, expiring, for a single instance. The default. */
@@ -194,8 +192,8 @@ export class MemoryStore implements CheckoutStore {
   }
 
   /**
-   * Throws when `count` more entries do not fit: new work stops at maxEntries with the 503 (no
-   * gateway call has been made), work under way at maxEntries + headroom with a plain error.
+   * Throws when `count` more entries do not fit: new work stops at maxEntries with `service_busy`
+   * (no gateway call has been made), work under way at maxEntries + headroom with a plain error.
    */
   #reserve(count: number, underWay: boolean): void {
     const limit = underWay ? this.#hardLimit : this.#maxEntries;

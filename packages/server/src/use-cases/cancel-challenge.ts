@@ -14,10 +14,8 @@ const LOCK_WAIT_MS = 10_000;
 
 const stillChecking = () =>
   new CheckoutError(
-    503,
     'temporarily_unavailable',
     'We are still checking this payment. Please wait a moment.',
-    { 'Retry-After': '2' },
   );
 
 const cancelled = (reference: string): PaymentState => ({

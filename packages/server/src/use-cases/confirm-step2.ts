@@ -54,14 +54,13 @@ export async function confirmStep2(
     const view = await gatewayView(ctx, reference);
     if (view.kind === 'final') return view.state;
     throw new CheckoutError(
-      503,
       'store_unavailable',
       'We could not continue the payment right now. Please try again in a moment.',
-      { 'Retry-After': '5' },
     );
   }
+  // Not the edge's guard (an allowed origin): the page that started this payment, which only its record knows.
   if (record.pageOrigin && record.pageOrigin !== caller.pageOrigin) {
-    throw new CheckoutError(403, 'forbidden_origin', 'This payment was started on another page.');
+    throw new CheckoutError('forbidden_origin', 'This payment was started on another page.');
   }
   if (
     record.state.status !== 'authenticating' ||

@@ -8,7 +8,7 @@ import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import { noteDecline, refuseCardTester } from '../limits/card-testing.js';
 import { enforceLimits } from '../limits/limits.js';
 import { maskPan } from '../cards/mask.js';
-import { routeUrl } from '../http/route-url.js';
+import { callbackUrl } from '../http/route-url.js';
 import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../order/outcomes.js';
 import type { PaymentRecord } from '../order/records.js';
 import { findSavedCard, registerCard, settleSavedCard } from '../cards/saved-cards.js';
@@ -39,7 +39,7 @@ const TIMEOUT_STATE = timedOut(
 const NOT_CHARGED_TIMEOUT =
   'The payment service did not answer in time and your card was not charged. Please try again.';
 
-/** A double click waits for the first click's answer instead of failing with 409. */
+/** A double click waits for the first click's answer instead of failing with `conflict`. */
 const CREATE_LOCK_WAIT_MS = 1_500;
 
 /** The state a lookup of an attempt means when its own create answer was lost. */
@@ -74,7 +74,7 @@ export async function payByCard(
   ctx: Context,
 ): Promise<OwnedPaymentState> {
   if (!ctx.methods.includes('card'))
-    throw new CheckoutError(404, 'method_not_enabled', 'Card payments are not offered here.');
+    throw new CheckoutError('method_not_enabled', 'Card payments are not offered here.');
   const shopperId = await caller.shopperId();
   const { clientIp } = caller;
   const method = methodOf(cmd);
@@ -135,9 +135,7 @@ async function sendCreate(
     transaction: { reference: merchantReference, currency: order.currency, amount: order.amount },
     autoExecute: ctx.options.autoExecute ?? true,
     supports3dsV2: true,
-    callbackUrl: routeUrl(ctx.publicUrl, 'POST /3ds/:session/callback', {
-      session: await ctx.secrets.sessionToken(merchantReference),
-    }),
+    callbackUrl: callbackUrl(ctx.publicUrl, await ctx.secrets.sessionToken(merchantReference)),
     clientIp,
     screenWidth: String(cmd.screenWidth),
     screenHeight: String(cmd.screenHeight),

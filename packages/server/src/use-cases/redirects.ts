@@ -6,7 +6,7 @@ import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import { enforceLimits } from '../limits/limits.js';
 import { pendingState } from '../order/outcomes.js';
-import { routeUrl } from '../http/route-url.js';
+import { notifyUrl } from '../http/route-url.js';
 import type { RedirectCommand } from './schemas.js';
 import { amountChanged } from './amount-shown.js';
 import { saveSafely } from '../order/settle.js';
@@ -28,11 +28,9 @@ const LABEL: Record<RedirectMethod, string> = {
   eft: 'Instant EFT',
 };
 
-const alreadyPaid = () =>
-  new CheckoutError(409, 'already_paid', 'This order has already been paid.');
+const alreadyPaid = () => new CheckoutError('already_paid', 'This order has already been paid.');
 const stillUnknown = () =>
   new CheckoutError(
-    504,
     'gateway_timeout',
     'The payment service did not answer in time. Please wait a moment before trying again; you will not be charged twice.',
   );
@@ -49,7 +47,6 @@ export async function startRedirect(
 ): Promise<RouteAnswer<'POST /hosted' | 'POST /redirect' | 'POST /eft'>> {
   if (!ctx.methods.includes(method)) {
     throw new CheckoutError(
-      404,
       'method_not_enabled',
       `${LABEL[method]} payments are not offered here.`,
     );
@@ -58,7 +55,6 @@ export async function startRedirect(
   const order = await caller.order(method);
   if (method === 'hosted' && order.currency === 'ZAR') {
     throw new CheckoutError(
-      400,
       'invalid_request',
       'The hosted page is for payments in currencies other than ZAR.',
     );
@@ -82,7 +78,7 @@ export async function startRedirect(
     };
     const urls = {
       ...ctx.options.redirectUrls!,
-      notify: routeUrl(ctx.publicUrl, 'POST /webhooks/notify', {}),
+      notify: notifyUrl(ctx.publicUrl),
     };
     // The merchant's own consumer data wins over what the browser typed.
     const mergedConsumer =
@@ -120,7 +116,7 @@ export async function startRedirect(
           observe(attempt, found.record);
           if (attempt.status === 'paid') throw alreadyPaid();
         }
-        throw new CheckoutError(409, 'conflict', 'Please try again.');
+        throw new CheckoutError('conflict', 'Please try again.');
       }
       if (failure.kind === 'outcome_unknown') throw error; // stays `unknown`: the next try reconciles
       move(ledger, n, 'never_created');

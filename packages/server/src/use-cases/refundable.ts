@@ -60,16 +60,6 @@ export type RefundErrorCode =
   | 'gateway_unavailable'
   | 'refused';
 
-const STATUS: Record<RefundErrorCode, number> = {
-  invalid_request: 400,
-  not_found: 404,
-  not_refundable: 409,
-  more_than_left: 409,
-  key_reused: 409,
-  gateway_unavailable: 503,
-  refused: 409,
-};
-
 /** A refund that was not sent by this call (or that the gateway refused): branch on `code`. */
 export class RefundError extends CheckoutError {
   override readonly code: RefundErrorCode;
@@ -83,7 +73,7 @@ export class RefundError extends CheckoutError {
     message: string,
     amounts: { left?: number; pending?: number } = {},
   ) {
-    super(STATUS[code], code, message);
+    super(code, message);
     this.code = code;
     this.left = amounts.left;
     this.pending = amounts.pending;

@@ -9,10 +9,9 @@ import { addCard, listCards, registerCard, removeCard } from '../cards/saved-car
 /** Saved cards are only for a shopper the merchant identified (`savedCards.shopperId`). */
 async function requireShopper(caller: Caller, ctx: Context): Promise<string> {
   if (!ctx.options.savedCards)
-    throw new CheckoutError(404, 'method_not_enabled', 'Saved cards are not offered here.');
+    throw new CheckoutError('method_not_enabled', 'Saved cards are not offered here.');
   const shopperId = await caller.shopperId();
-  if (!shopperId)
-    throw new CheckoutError(401, 'not_signed_in', 'Please sign in to use saved cards.');
+  if (!shopperId) throw new CheckoutError('not_signed_in', 'Please sign in to use saved cards.');
   return shopperId;
 }
 
@@ -26,8 +25,7 @@ export async function saveCard(card: CardInput, caller: Caller, ctx: Context): P
   const shopperId = await requireShopper(caller, ctx);
   await enforceLimits(ctx, caller, 'cards', shopperId);
   const saved = await registerCard(ctx, caller, shopperId, card);
-  if (!saved)
-    throw new CheckoutError(403, 'forbidden', 'Saving cards is not allowed for this account.');
+  if (!saved) throw new CheckoutError('forbidden', 'Saving cards is not allowed for this account.');
   await addCard(ctx, shopperId, saved);
   return saved;
 }
@@ -37,7 +35,7 @@ export async function deleteCard(token: string, caller: Caller, ctx: Context): P
   const shopperId = await requireShopper(caller, ctx);
   await enforceLimits(ctx, caller, 'cards', shopperId);
   const { removed, unregister } = await removeCard(ctx, shopperId, token);
-  if (!removed) throw new CheckoutError(404, 'not_found', 'This saved card was not found.');
+  if (!removed) throw new CheckoutError('not_found', 'This saved card was not found.');
   if (!unregister) return;
   try {
     await (await ctx.gateway()).cards.unregister(token);

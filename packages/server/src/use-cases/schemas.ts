@@ -105,13 +105,13 @@ const OrderSchema = z.object({
   consumer: ConsumerSchema.optional(),
 });
 
-/** Parses the browser's body or throws a 400 naming the field (never echoing its value). */
+/** Parses the browser's body or throws `invalid_request` naming the field (never echoing its value). */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = issue.path.length ? issue.path.join('.') : 'body';
-  throw new CheckoutError(400, 'invalid_request', `Invalid ${field}: ${issue.message}.`);
+  throw new CheckoutError('invalid_request', `Invalid ${field}: ${issue.message}.`);
 }
 
 /** Checks what the merchant's `resolveOrder` returned; a broken order is the merchant's bug, not the shopper's. */

@@ -21,10 +21,8 @@ import { approvalFor, owned, paidAnswer } from './paid.js';
 
 const stillChecking = () =>
   new CheckoutError(
-    503,
     'temporarily_unavailable',
     'We are still checking this payment. Please wait a moment.',
-    { 'Retry-After': '2' },
   );
 
 /**

@@ -4,6 +4,7 @@ import {
   WebhookVerificationError,
 } from '@pg-checkout/node';
 import type { PaymentNotification, PayoutWebhook } from '@pg-checkout/protocol';
+import type { CheckoutErrorCode } from '@pg-checkout/protocol/browser';
 import type { LookupRecord } from '../gateway/port.js';
 import type { WebhookEvent } from '../options.js';
 import type { Context } from '../setup/context.js';
@@ -17,27 +18,26 @@ import { parseAttemptReference } from '../order/ledger.js';
 const DONE_TTL_MS = 4 * 24 * 60 * 60_000; // the gateway retries for up to three days
 const LOCK_TTL_MS = 60_000;
 
-/** How a delivery was answered; the adapter sends `status` and `body` as JSON. */
+/** How a delivery was answered; the edge gives a refusal its code's status. */
 export interface WebhookAnswer {
-  status: number;
   body:
     | { success: true; duplicate?: true; ignored?: true }
-    | { success: false; message: string; code: string };
+    | { success: false; message: string; code: CheckoutErrorCode };
+  /** The verifier's own status for a payload it could not read or trust. */
+  verifierStatus?: number;
 }
 
-const refuse = (status: number, code: string, message: string): WebhookAnswer => ({
-  status,
+const refuse = (code: CheckoutErrorCode, message: string): WebhookAnswer => ({
   body: { success: false, message, code },
 });
 const ok = (extra: { duplicate?: true; ignored?: true } = {}): WebhookAnswer => ({
-  status: 200,
   body: { success: true, ...extra },
 });
 
 /**
  * The gateway's own record of a notified payment: the hash covers only the reference, so amount
  * and status come from here. `undefined` when the gateway does not know the reference; throws
- * when it cannot be asked (the delivery is then answered 503 and retried).
+ * when it cannot be asked (the delivery is then refused `gateway_unavailable` and retried).
  */
 async function lookupNotified(
   ctx: Context,
@@ -98,7 +98,7 @@ export async function receiveWebhook(
 ): Promise<WebhookAnswer> {
   if (!ctx.webhookSecret) {
     ctx.logger.error('webhook received but no webhookSecret is configured');
-    return refuse(503, 'webhook_not_configured', 'Webhooks are not configured.');
+    return refuse('webhook_not_configured', 'Webhooks are not configured.');
   }
   let verified: Verified;
   try {
@@ -106,7 +106,7 @@ export async function receiveWebhook(
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
     ctx.logger.warn('webhook refused', { type, reason: error.reason });
-    return refuse(error.statusCode, 'webhook_invalid', error.message);
+    return { ...refuse('webhook_invalid', error.message), verifierStatus: error.statusCode };
   }
   let event: WebhookEvent;
   let ours: PaymentRecord | undefined;
@@ -118,7 +118,7 @@ export async function receiveWebhook(
       record = await lookupNotified(ctx, reference, ours?.method);
     } catch (error) {
       ctx.logger.warn('webhook not handled: the gateway could not be asked', { error });
-      return refuse(503, 'gateway_unavailable', 'The payment could not be checked; retry later.');
+      return refuse('gateway_unavailable', 'The payment could not be checked; retry later.');
     }
     if (!record) {
       ctx.logger.warn('webhook for a payment the gateway does not know; acknowledged, ignored', {
@@ -143,7 +143,7 @@ export async function receiveWebhook(
   if (await ctx.store.get(`wh:done:${id}`)) return ok({ duplicate: true });
   if (!(await ctx.store.setIfAbsent(`wh:lock:${id}`, '1', LOCK_TTL_MS))) {
     // The same delivery is being handled right now; the gateway retries later.
-    return refuse(409, 'conflict', 'This webhook is already being processed.');
+    return refuse('conflict', 'This webhook is already being processed.');
   }
   try {
     if (event.type === 'payment' && ours && !isFinal(ours.state)) {
@@ -171,7 +171,7 @@ export async function receiveWebhook(
     await ctx.store.set(`wh:done:${id}`, '1', DONE_TTL_MS);
   } catch (error) {
     ctx.logger.error('webhook handler failed; the gateway will retry', { type, error });
-    return refuse(500, 'webhook_handler_failed', 'The webhook could not be processed.');
+    return refuse('webhook_handler_failed', 'The webhook could not be processed.');
   } finally {
     await ctx.store.delete(`wh:lock:${id}`);
   }
