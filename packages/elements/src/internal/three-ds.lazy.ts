@@ -4,7 +4,7 @@ import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
 import type { Pg3dsV1 as V1 } from '../components/3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 as V2 } from '../components/3ds-v2/3ds-v2.component.js';
-import type * as Flow from '../components/checkout/checkout.flow.js';
+import type * as Flow from '../controllers/payment-flow.steps.js';
 import type { shopperMessage as Sentence } from './failure-message.js';
 import { checkoutContext } from '../context.js';
 import { defineElement } from '../define.js';
@@ -70,7 +70,7 @@ export const threeDSReady = (): Promise<boolean> =>
     },
   ));
 
-/** The drop-in's flow from Pay to the outcome, which `pg-checkout.3ds.js` carries too (flow-ready.ts). */
+/** The drop-in's steps from Pay to the outcome, which `pg-checkout.3ds.js` carries too (controllers/flow-ready.ts). */
 export const flowReady = (): Promise<typeof Flow | undefined> => threeDSReady().then(() => flow);
 
 /**
