@@ -12,7 +12,6 @@ import { createPgDeclinedEvent } from '../events/declined.js';
 import { createPgFailedEvent } from '../events/failed.js';
 import { createPgPendingEvent } from '../events/pending.js';
 import { createPgRedirectEvent } from '../events/redirect.js';
-import { createTranslator } from '../i18n/localize.js';
 import { failure } from '../internal/failure.js';
 import { shopperMessage } from '../internal/failure-message.js';
 import {
@@ -30,6 +29,7 @@ import type { Clock, PaymentFlowController as Flow, RedirectMethod } from './pay
 // ships them in pg-checkout.3ds.js, fetched on the first touch like 3-D Secure: no page pays for them at load.
 // Only types come from payment-flow.ts: a value import would put a second controller in that file.
 
+// The code table and the outcome sentence, for the script tag's first file (three-ds.lazy.ts).
 export { meaningOf, shopperMessage };
 
 /** A lost or unreadable answer after the request may have reached the shop, or "already paid": ask the order. */
@@ -243,8 +243,7 @@ async function authenticate(
 }
 
 async function finish(flow: Flow, state: FinalPaymentState, form: PaymentSource): Promise<void> {
-  const t = createTranslator(flow.host.locale, flow.host.messages);
-  const message = shopperMessage(state, t);
+  const message = flow.localize.outcome(state);
   const reference = state.reference;
   flow.message = { outcome: state };
   if (state.status === 'approved' || state.status === 'pending') {

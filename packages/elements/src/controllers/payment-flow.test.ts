@@ -7,13 +7,14 @@ import { en } from '../i18n/en.js';
 import type { Messages } from '../i18n/localize.js';
 import { loadRunningPayment, orderMark, saveRunningPayment } from '../internal/running-payment.js';
 import { until } from '../test-helpers/backend.js';
+import { LocalizeController } from './localize.js';
 import { PaymentFlowController, type PaymentFlowHost } from './payment-flow.js';
 
 // The payment-flow controller on a synthetic host (no Lit, no render): a fake middleware behind the real
 // client, a hand-driven clock for the waits between order reads.
 
 /** The least an element must be to hold the flow: its settings, `status`/`reference`, and the controller hooks. */
-class SyntheticHost extends HTMLElement implements PaymentFlowHost {
+class FlowHostElement extends HTMLElement implements PaymentFlowHost {
   endpoint = '/shop';
   savedCards = false;
   pollInterval = 1000;
@@ -54,7 +55,7 @@ class SyntheticHost extends HTMLElement implements PaymentFlowHost {
     for (const c of this.controllers) c.hostDisconnected?.();
   }
 }
-customElements.define('synthetic-flow-host', SyntheticHost);
+customElements.define('synthetic-flow-host', FlowHostElement);
 
 /** A hand-driven clock: nothing fires until `tick` moves time past it, so a test sees each wait. */
 class FakeClock {
@@ -153,8 +154,9 @@ const endpoint = new URL('/shop', location.href).href;
 async function holdFlow(routes: Record<string, Answer[]>) {
   const shop = fakeShop(routes);
   const clock = new FakeClock();
-  const host = document.createElement('synthetic-flow-host') as SyntheticHost;
+  const host = document.createElement('synthetic-flow-host') as FlowHostElement;
   const flow = new PaymentFlowController(host, {
+    localize: new LocalizeController(host),
     focusMessage: () => (host.focused += 1),
     api: shop.api,
     clock,
@@ -176,9 +178,7 @@ async function holdFlow(routes: Record<string, Answer[]>) {
 function said(flow: PaymentFlowController): string {
   const m = flow.message;
   if (!m) return '';
-  if ('key' in m) return en[m.key];
-  const t = (key: keyof Messages) => en[key];
-  return flow.steps!.shopperMessage(m.outcome, t);
+  return 'key' in m ? flow.localize.t(m.key) : flow.localize.outcome(m.outcome);
 }
 
 describe('PaymentFlowController', () => {

@@ -12,11 +12,12 @@ import type { PaymentSource } from '../context.js';
 import { createPgFailedEvent } from '../events/failed.js';
 import { createPgStatusChangeEvent } from '../events/status-change.js';
 import type { CheckoutStatus } from '../events/status.js';
-import { createTranslator, type MessageKey, type Messages } from '../i18n/localize.js';
+import type { MessageKey } from '../i18n/localize.js';
 import { ConnectionController } from '../internal/connection.js';
 import { failure } from '../internal/failure.js';
 import { loadRunningPayment, orderMark } from '../internal/running-payment.js';
 import { flowReady } from './flow-ready.js';
+import type { LocalizeController } from './localize.js';
 
 /** The steps after Pay (payment-flow.steps.ts), once loaded: the script tag fetches them with 3-D Secure. */
 export type FlowSteps = NonNullable<Awaited<ReturnType<typeof flowReady>>>;
@@ -31,8 +32,6 @@ export interface PaymentFlowHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   savedCards: boolean;
   pollInterval: number;
-  locale: string;
-  messages: Partial<Messages>;
   status: CheckoutStatus;
   reference: string;
   readonly renderRoot: HTMLElement | DocumentFragment;
@@ -45,6 +44,8 @@ export interface Clock {
 }
 
 export interface PaymentFlowOptions {
+  /** The host's strings: the outcome sentence in events is the one it shows. */
+  localize: LocalizeController;
   /** Puts focus (and the screen) on the host's message region. */
   focusMessage: () => void;
   /** The middleware's client for an endpoint (default: `new CheckoutApi(endpoint)`). */
@@ -61,6 +62,7 @@ export interface PaymentFlowOptions {
 export class PaymentFlowController implements ReactiveController {
   readonly host: PaymentFlowHost;
   readonly options: PaymentFlowOptions;
+  readonly localize: LocalizeController;
 
   /** A move (KeepAlive, portal, `appendChild` elsewhere) pauses a payment; outcomes wait for the return. */
   readonly connection: ConnectionController;
@@ -82,6 +84,7 @@ export class PaymentFlowController implements ReactiveController {
   constructor(host: PaymentFlowHost, options: PaymentFlowOptions) {
     this.host = host;
     this.options = options;
+    this.localize = options.localize;
     this.connection = new ConnectionController(host);
     host.addController(this);
   }
@@ -229,8 +232,9 @@ export class PaymentFlowController implements ReactiveController {
   private async notLoaded(): Promise<void> {
     this.message = { outcome: failure('not_loaded') };
     this.setStatus('failed');
-    const t = createTranslator(this.host.locale, this.host.messages);
-    this.host.dispatchEvent(createPgFailedEvent({ code: 'not_loaded', message: t('unavailable') }));
+    this.host.dispatchEvent(
+      createPgFailedEvent({ code: 'not_loaded', message: this.localize.t('unavailable') }),
+    );
     await this.focusMessage();
   }
 

@@ -9,15 +9,10 @@ import {
 } from 'lit';
 import type { PaymentMethod } from '../../api/types.js';
 import { checkoutContext, type CheckoutContext } from '../../context.js';
+import { LocalizeController } from '../../controllers/localize.js';
 import { PaymentFlowController, type RedirectMethod } from '../../controllers/payment-flow.js';
 import type { CheckoutStatus } from '../../events/status.js';
-import {
-  createTranslator,
-  updateOnTableLoad,
-  type MessageKey,
-  type Messages,
-} from '../../i18n/localize.js';
-import { quickAmount } from '../../i18n/amount.js';
+import type { MessageKey, Messages } from '../../i18n/localize.js';
 import { ServerStylesController } from '../../internal/server-styles.js';
 import { PageSchemeController } from '../../internal/page-scheme.js';
 import { themeStyles } from '../../styles/theme.js';
@@ -34,36 +29,6 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
 const cardFormParts =
   'form,field,label,input,brand,brands,error,saved-cards,save-card,submit,status:form-status';
 const threeDSParts = 'challenge,frame,cancel,method-frame';
-
-/** A region for the amount when the locale names none: the shop's currency says where it is. */
-const currencyRegion: Record<string, string> = { ZAR: 'ZA' };
-
-/** The locale to format an amount in: `en` with rands is `en-ZA` ("R 149,00"), not "ZAR 149.00". */
-export function amountLocale(locale: string, currency: string): string {
-  if (/[-_]/.test(locale)) return locale.replace('_', '-');
-  const region = currencyRegion[currency];
-  return region ? `${locale}-${region}` : locale;
-}
-
-/**
- * Number formats by "locale|currency" (null: Intl refused them). A page's first NumberFormat loads Intl's
- * locale data, 20-60 ms on this machine, so it is made once the form is on screen rather than before.
- */
-const amountFormats = new Map<string, Intl.NumberFormat | null>();
-
-function amountFormat(locale: string, currency: string): Intl.NumberFormat | null {
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency });
-  } catch {
-    return null;
-  }
-}
-
-/** Runs `work` when the browser is idle after painting, and within 200 ms. */
-function whenIdle(work: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 200 });
-  else setTimeout(work, 16);
-}
 
 /**
  * @tag pg-checkout
@@ -149,12 +114,14 @@ export class PgCheckout extends LitElement {
     pollInterval: { type: Number, attribute: 'poll-interval' },
   };
 
-  private readonly tableLoad = updateOnTableLoad(this);
+  /** Every string it shows, in `locale` with `messages` on top; the parts inside speak through it. */
+  private readonly localize = new LocalizeController(this);
 
   private readonly provider = new ContextProvider(this, { context: checkoutContext });
 
   /** The payment: the order, Pay, 3-D Secure, the outcome, and the truth after a reload or a lost answer. */
   private readonly flow = new PaymentFlowController(this, {
+    localize: this.localize,
     focusMessage: () => this.focusMessage(),
   });
 
@@ -210,7 +177,7 @@ export class PgCheckout extends LitElement {
     const flow = this.flow;
     if (changed.has('endpoint')) flow.useEndpoint(this.endpoint, isServer);
     else if (changed.has('savedCards')) void flow.loadConfig();
-    const t = createTranslator(this.locale, this.messages);
+    const t: CheckoutContext['t'] = (key, params) => this.localize.t(key, params);
     const allowSave = this.savedCards && flow.config?.savedCards === true;
     this.context = {
       api: flow.api,
@@ -219,7 +186,7 @@ export class PgCheckout extends LitElement {
       t,
       savedCards: allowSave ? flow.storedCards : [],
       allowSave,
-      payLabel: this.payLabel(t),
+      payLabel: this.payLabel(),
       pay: flow.pay,
     };
     this.provider.setValue(this.context);
@@ -229,23 +196,10 @@ export class PgCheckout extends LitElement {
    * The pay button's "Pay R 100,00". The usual pairs (rands in `en` or `af`) are written without Intl, in
    * the same render as the order; others say plain "Pay" until the amount's number format exists.
    */
-  private payLabel(t: CheckoutContext['t']): string | undefined {
+  private payLabel(): string | undefined {
     const config = this.flow.config;
-    if (!config) return undefined;
-    const { currency } = config;
-    const locale = amountLocale(this.locale, currency);
-    const quick = quickAmount(locale, currency, config.amount);
-    if (quick !== undefined) return t('payAmount', { amount: quick });
-    const key = `${locale}|${currency}`;
-    const format = amountFormats.get(key);
-    if (format === undefined) {
-      whenIdle(() => {
-        if (!amountFormats.has(key)) amountFormats.set(key, amountFormat(locale, currency));
-        this.requestUpdate();
-      });
-      return undefined;
-    }
-    return format ? t('payAmount', { amount: format.format(config.amount / 100) }) : undefined;
+    const amount = config && this.localize.amount(config.amount, config.currency);
+    return amount === undefined ? undefined : this.localize.t('payAmount', { amount });
   }
 
   /** A closed bank check is not "no payment" until the middleware says so. */
@@ -294,7 +248,7 @@ export class PgCheckout extends LitElement {
   }
 
   private renderMessage() {
-    const t = this.context?.t ?? createTranslator(this.locale, this.messages);
+    const { localize } = this;
     const m = this.flow.message;
     const outcome = m && 'outcome' in m ? m.outcome : undefined;
     const tone = !outcome
@@ -304,12 +258,11 @@ export class PgCheckout extends LitElement {
         : outcome.status === 'pending'
           ? 'info'
           : 'error';
-    // An outcome before the flow is loaded is the one that says it could not be (`not_loaded`).
     const text = !m
       ? ''
       : outcome
-        ? (this.flow.steps?.shopperMessage(outcome, t) ?? t('unavailable'))
-        : t((m as { key: MessageKey }).key);
+        ? localize.outcome(outcome)
+        : localize.t((m as { key: MessageKey }).key);
     const reference = outcome?.success ? outcome.reference : undefined;
     const key = m && 'key' in m ? m.key : undefined;
     const busy = key === 'authenticating' || key === 'redirecting' || key === 'checking';
@@ -317,7 +270,7 @@ export class PgCheckout extends LitElement {
     const quiet = key === 'challengeAnnouncement';
     // No whitespace inside the region: an empty message must match :empty and take no space.
     // prettier-ignore
-    return html`<div part="message" class="message ${quiet ? 'visually-hidden' : ''}" role="status" tabindex="-1" data-tone=${tone}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text || nothing}${reference ? html` <span>${t('referenceLabel', { reference })}</span>` : nothing}</div>`;
+    return html`<div part="message" class="message ${quiet ? 'visually-hidden' : ''}" role="status" tabindex="-1" data-tone=${tone}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text || nothing}${reference ? html` <span>${localize.t('referenceLabel', { reference })}</span>` : nothing}</div>`;
   }
 
   private renderThreeDS() {
@@ -348,7 +301,7 @@ export class PgCheckout extends LitElement {
   }
 
   override render() {
-    const t = this.context?.t ?? createTranslator(this.locale, this.messages);
+    const { localize } = this;
     const status = this.status;
     const done = this.flow.orderClosed;
     const ended = status === 'declined' || status === 'failed';
@@ -376,14 +329,19 @@ export class PgCheckout extends LitElement {
       ${
         ended && !done
           ? html`<button part="retry" class="secondary" type="button" @click=${this.retry}>
-              ${t(status === 'declined' ? 'tryAnotherCard' : 'tryAgain')}
+              ${localize.t(status === 'declined' ? 'tryAnotherCard' : 'tryAgain')}
             </button>`
           : nothing
       }
       ${this.renderThreeDS()}
       ${
         !done && others.length > 0 && !away
-          ? html`<div part="methods" class="methods" role="group" aria-label=${t('methodsLabel')}>
+          ? html`<div
+              part="methods"
+              class="methods"
+              role="group"
+              aria-label=${localize.t('methodsLabel')}
+            >
               ${others.map(
                 (m) =>
                   html`<button
@@ -393,7 +351,7 @@ export class PgCheckout extends LitElement {
                     data-method=${m}
                     @click=${() => this.flow.redirect(m)}
                   >
-                    ${t(methodLabel[m])}
+                    ${localize.t(methodLabel[m])}
                   </button>`,
               )}
             </div>`
