@@ -147,6 +147,7 @@ const PRIVATE_NAMES = new RegExp(
     '_threeDS',
     'configLoad',
     'loadSteps',
+    'localize',
     'notLoaded',
     'onPageShow',
     'orderClosed',
@@ -173,15 +174,15 @@ const afBesideScriptPlugin = {
 const threeDSFile = join(dist, 'pg-checkout.3ds.js');
 
 /**
- * In the script-tag file, the 3-D Secure entries, `three-ds-ready.ts`, the drop-in's `flow-ready.ts` and the
- * outcome sentence's `failure-message.ts` (its code table) are replaced by their loader
+ * In the script-tag file, the 3-D Secure entries, the drop-in's `flow-ready.ts` and the outcome
+ * sentence's `failure-message.ts` (its code table) are replaced by their loader
  * (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
  */
 const threeDSBesideScriptPlugin = {
   name: 'pg-3ds-beside-script',
   setup(build) {
     build.onResolve(
-      { filter: /(^|\/)(3ds-v[12](\.component)?|three-ds-ready|flow-ready|failure-message)\.js$/ },
+      { filter: /(^|\/)(3ds-v[12](\.component)?|flow-ready|failure-message)\.js$/ },
       () => ({
         path: join(src, 'internal', 'three-ds.lazy.ts'),
       }),

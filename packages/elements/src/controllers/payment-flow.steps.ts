@@ -20,7 +20,6 @@ import {
   saveRunningPayment,
   type RunningPayment,
 } from '../internal/running-payment.js';
-import { threeDSReady } from '../internal/three-ds-ready.js';
 import type { Pg3dsV1 } from '../components/3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 } from '../components/3ds-v2/3ds-v2.component.js';
 import type { Clock, PaymentFlowController as Flow, RedirectMethod } from './payment-flow.js';
@@ -155,7 +154,7 @@ async function checkOrder(
 ): Promise<PaymentState> {
   flow.setStatus('checking');
   flow.message = { key: 'checking' };
-  await flow.focusMessage();
+  await flow.options.focusMessage();
   for (let wait = flow.host.pollInterval; ; wait = Math.min(wait * 2, 30_000)) {
     await flow.connection.whenConnected();
     const order = await api.order();
@@ -222,12 +221,11 @@ async function authenticate(
 ): Promise<FinalPaymentState> {
   // The 3-D Secure element gets its endpoint from this drop-in only once both are in the document.
   await flow.connection.whenConnected();
-  if (!(await threeDSReady())) return failure('not_loaded', reference);
   flow.setStatus('authenticating');
   flow.threeDS = { reference, action };
   // Said before the element runs, so the step is announced (and focused) even before its first event.
   flow.message = { key: 'authenticating' };
-  await flow.focusMessage();
+  await flow.options.focusMessage();
   try {
     if (action.version === 1) {
       const element = flow.host.renderRoot.querySelector<Pg3dsV1>('pg-3ds-v1');
@@ -253,7 +251,7 @@ async function finish(flow: Flow, state: FinalPaymentState, form: PaymentSource)
       state.status === 'approved' ? createPgApprovedEvent(detail) : createPgPendingEvent(detail),
     );
     // The form is gone: the outcome takes focus, so it is read and the next Tab starts from it.
-    await flow.focusMessage();
+    await flow.options.focusMessage();
     return;
   }
   // The card was not refused by its issuer when the shopper's bank could not verify them: that is `failed`.
@@ -275,7 +273,7 @@ async function finish(flow: Flow, state: FinalPaymentState, form: PaymentSource)
   // The new total is on Pay: the form is the way on, not "Try again".
   if (state.code === 'amount_changed') flow.setStatus('idle');
   // The reason takes focus, so it is on screen and read first; "Try again" is the next Tab.
-  await flow.focusMessage();
+  await flow.options.focusMessage();
 }
 
 /** Another method's payment page (the drop-in says "redirecting" already): created, then the browser goes there. */

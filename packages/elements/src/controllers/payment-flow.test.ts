@@ -157,7 +157,7 @@ async function holdFlow(routes: Record<string, Answer[]>) {
   const host = document.createElement('synthetic-flow-host') as FlowHostElement;
   const flow = new PaymentFlowController(host, {
     localize: new LocalizeController(host),
-    focusMessage: () => (host.focused += 1),
+    focusMessage: async () => void (host.focused += 1),
     api: shop.api,
     clock,
   });

@@ -46,8 +46,8 @@ export interface Clock {
 export interface PaymentFlowOptions {
   /** The host's strings: the outcome sentence in events is the one it shows. */
   localize: LocalizeController;
-  /** Puts focus (and the screen) on the host's message region. */
-  focusMessage: () => void;
+  /** Once the host rendered what was just set, puts focus (and the screen) on its message region. */
+  focusMessage: () => Promise<void>;
   /** The middleware's client for an endpoint (default: `new CheckoutApi(endpoint)`). */
   api?: ((endpoint: string) => CheckoutApi) | undefined;
   /** Default: the page's timers. */
@@ -170,12 +170,6 @@ export class PaymentFlowController implements ReactiveController {
     this.host.dispatchEvent(createPgStatusChangeEvent({ status: next, previous }));
   }
 
-  /** Once the host rendered what was just set, the message takes focus (so it is read, and on screen). */
-  async focusMessage(): Promise<void> {
-    await this.host.updateComplete;
-    this.options.focusMessage();
-  }
-
   /** The steps after Pay, loaded with 3-D Secure in the script tag; undefined when that file cannot be loaded. */
   private async loadSteps(): Promise<FlowSteps | undefined> {
     return (this.steps = await flowReady());
@@ -235,7 +229,7 @@ export class PaymentFlowController implements ReactiveController {
     this.host.dispatchEvent(
       createPgFailedEvent({ code: 'not_loaded', message: this.localize.t('unavailable') }),
     );
-    await this.focusMessage();
+    await this.options.focusMessage();
   }
 
   private onPageShow = (event: PageTransitionEvent): void => {

@@ -48,7 +48,7 @@ let loading: Promise<boolean> | undefined;
 
 /**
  * The script-tag file's 3-D Secure: `pg-checkout.3ds.js` beside it (build.mjs puts this module in place
- * of `three-ds-ready.ts` and the 3-D Secure entries there). Fetched on the shopper's first touch of
+ * of the 3-D Secure entries, flow-ready.ts and failure-message.ts there). Fetched on the shopper's first touch of
  * the page or 2 s after load, at once when a `<pg-3ds-*>` is in the page or a payment starts. False, with the file
  * named in the console, when it cannot load; the next payment tries again.
  */

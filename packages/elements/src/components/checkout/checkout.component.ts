@@ -210,10 +210,12 @@ export class PgCheckout extends LitElement {
     const { step } = (event as CustomEvent<{ step: 'method' | 'challenge' }>).detail;
     this.flow.message = { key: step === 'method' ? 'authenticating' : 'challengeAnnouncement' };
     // The card form is hidden now: focus stays on what the shopper is waiting for.
-    if (step === 'method') await this.flow.focusMessage();
+    if (step === 'method') await this.focusMessage();
   };
 
-  private focusMessage(): void {
+  /** Once what was just set is rendered, the message takes focus (so it is read, and on screen). */
+  private async focusMessage(): Promise<void> {
+    await this.updateComplete;
     const message = this.renderRoot.querySelector<HTMLElement>('[part=message]');
     message?.focus({ preventScroll: true });
     // Focus scrolls only what is wholly off screen in Firefox and WebKit; a message half above it stays cut.
