@@ -37,10 +37,10 @@ export interface PaymentFlowHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
-/** The timers of the waits between order reads. */
+/** The timers of the waits between order reads: the page's, or a test's hand clock. */
 export interface Clock {
-  setTimeout(wake: () => void, ms: number): number;
-  clearTimeout(timer: number): void;
+  setTimeout(wake: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
 }
 
 export interface PaymentFlowOptions {
