@@ -13,6 +13,7 @@ import { createPgFailedEvent } from '../events/failed.js';
 import { createPgPendingEvent } from '../events/pending.js';
 import { createPgRedirectEvent } from '../events/redirect.js';
 import { failure } from '../internal/failure.js';
+import { pageClock } from '../internal/sleep.js';
 import { shopperMessage } from '../internal/failure-message.js';
 import {
   clearRunningPayment,
@@ -22,7 +23,7 @@ import {
 } from '../internal/running-payment.js';
 import type { Pg3dsV1 } from '../components/3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 } from '../components/3ds-v2/3ds-v2.component.js';
-import type { Clock, PaymentFlowController as Flow, RedirectMethod } from './payment-flow.js';
+import type { PaymentFlowController as Flow, RedirectMethod } from './payment-flow.js';
 
 // The payment flow's steps from Pay (or a reload that finds a payment) to the outcome. The script tag
 // ships them in pg-checkout.3ds.js, fetched on the first touch like 3-D Secure: no page pays for them at load.
@@ -166,7 +167,7 @@ async function checkOrder(
     }
     // A middleware without the route (or one that refuses this browser) cannot tell: say so, offer nothing.
     if (!order.success && /^(not_found|http_4)/.test(order.code)) return failure('outcome_unknown');
-    const clock: Clock = flow.options.clock ?? globalThis;
+    const clock = flow.options.clock ?? pageClock;
     await new Promise<void>((wake) => {
       const done = (): void => {
         clock.clearTimeout(timer);

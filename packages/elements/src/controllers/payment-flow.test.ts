@@ -7,6 +7,7 @@ import { en } from '../i18n/en.js';
 import type { Messages } from '../i18n/localize.js';
 import { loadRunningPayment, orderMark, saveRunningPayment } from '../internal/running-payment.js';
 import { until } from '../test-helpers/backend.js';
+import { HandClock } from '../test-helpers/clock.js';
 import { LocalizeController } from './localize.js';
 import { PaymentFlowController, type PaymentFlowHost } from './payment-flow.js';
 
@@ -56,42 +57,6 @@ class FlowHostElement extends HTMLElement implements PaymentFlowHost {
   }
 }
 customElements.define('synthetic-flow-host', FlowHostElement);
-
-/** A hand-driven clock: nothing fires until `tick` moves time past it, so a test sees each wait. */
-class FakeClock {
-  private now = 0;
-  private nextId = 1;
-  private readonly timers = new Map<number, { at: number; wake: () => void }>();
-
-  setTimeout = (wake: () => void, ms: number): number => {
-    const id = this.nextId++;
-    this.timers.set(id, { at: this.now + ms, wake });
-    return id;
-  };
-
-  clearTimeout = (id: unknown): void => {
-    this.timers.delete(id as number);
-  };
-
-  /** The waits still pending, in ms from now, soonest first. */
-  get delays(): number[] {
-    return [...this.timers.values()].map((t) => t.at - this.now).sort((a, b) => a - b);
-  }
-
-  /** Moves time on by `ms`, firing each timer due on the way in order. */
-  tick(ms: number): void {
-    const end = this.now + ms;
-    for (;;) {
-      const due = [...this.timers].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at);
-      const first = due[0];
-      if (!first) break;
-      this.timers.delete(first[0]);
-      this.now = first[1].at;
-      first[1].wake();
-    }
-    this.now = end;
-  }
-}
 
 type Answer = Response | 'lost';
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -153,7 +118,7 @@ const endpoint = new URL('/shop', location.href).href;
 /** A connected host holding the flow, its order read; what it said and dispatched is recorded. */
 async function holdFlow(routes: Record<string, Answer[]>) {
   const shop = fakeShop(routes);
-  const clock = new FakeClock();
+  const clock = new HandClock();
   const host = document.createElement('synthetic-flow-host') as FlowHostElement;
   const flow = new PaymentFlowController(host, {
     localize: new LocalizeController(host),
@@ -342,13 +307,13 @@ describe('PaymentFlowController', () => {
       });
       const paying = flow.pay(request, form);
       // The backoff's first wait, not a failure: the card may have been charged.
-      await until(() => clock.delays.length === 1);
-      expect(clock.delays).to.deep.equal([1000]);
+      await until(() => clock.pending === 1);
       expect(host.status).to.equal('checking');
       expect(said(flow)).to.equal(en.checking);
       window.dispatchEvent(new Event('online'));
       await paying;
-      expect(clock.delays).to.deep.equal([]);
+      // The wait ended by the connection left no timer behind.
+      expect(clock.pending).to.equal(0);
       expect(shop.sent('GET /order')).to.have.length(2);
       expect(statuses).to.deep.equal(['submitting', 'checking', 'approved']);
       expect(events).to.deep.equal([
@@ -375,12 +340,12 @@ describe('PaymentFlowController', () => {
       [2, 2000],
       [3, 5000],
     ] as const) {
-      await until(() => reads() === read && clock.delays.length === 1);
-      expect(clock.delays).to.deep.equal([wait]);
+      await until(() => reads() === read && clock.pending === 1);
       expect(host.status).to.equal('checking');
-      clock.tick(wait - 1);
+      // Not asked again a millisecond before the wait is over, asked once it is.
+      await clock.tick(wait - 1);
       expect(reads()).to.equal(read);
-      clock.tick(1);
+      await clock.tick(1);
     }
     await paying;
     expect(reads()).to.equal(4);

@@ -15,6 +15,7 @@ import type { CheckoutStatus } from '../events/status.js';
 import type { MessageKey } from '../i18n/localize.js';
 import { ConnectionController } from '../internal/connection.js';
 import { failure } from '../internal/failure.js';
+import type { Clock } from '../internal/sleep.js';
 import { loadRunningPayment, orderMark } from '../internal/running-payment.js';
 import { flowReady } from './flow-ready.js';
 import type { LocalizeController } from './localize.js';
@@ -37,12 +38,6 @@ export interface PaymentFlowHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
-/** The timers of the waits between order reads: the page's, or a test's hand clock. */
-export interface Clock {
-  setTimeout(wake: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
 export interface PaymentFlowOptions {
   /** The host's strings: the outcome sentence in events is the one it shows. */
   localize: LocalizeController;
@@ -50,7 +45,7 @@ export interface PaymentFlowOptions {
   focusMessage: () => Promise<void>;
   /** The middleware's client for an endpoint (default: `new CheckoutApi(endpoint)`). */
   api?: ((endpoint: string) => CheckoutApi) | undefined;
-  /** Default: the page's timers. */
+  /** The timers of the waits between order reads (default: the page's). */
   clock?: Clock | undefined;
 }
 
