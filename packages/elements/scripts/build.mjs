@@ -140,6 +140,21 @@ const PRIVATE_NAMES = new RegExp(
     'schemeSeen',
     'timeoutText',
     'timeoutWarning',
+    // the payment-flow controller (controllers/payment-flow.ts) and its steps
+    '_config',
+    '_message',
+    '_storedCards',
+    '_threeDS',
+    'configLoad',
+    'loadSteps',
+    'localize',
+    'notLoaded',
+    'onPageShow',
+    'orderClosed',
+    'readConfig',
+    'steps',
+    'threeDSChecking',
+    'useEndpoint',
   ].join('|')})$`,
 );
 
@@ -159,15 +174,15 @@ const afBesideScriptPlugin = {
 const threeDSFile = join(dist, 'pg-checkout.3ds.js');
 
 /**
- * In the script-tag file, the 3-D Secure entries, `three-ds-ready.ts`, the drop-in's `flow-ready.ts` and the
- * outcome sentence's `failure-message.ts` (its code table) are replaced by their loader
+ * In the script-tag file, the 3-D Secure entries, the drop-in's `flow-ready.ts` and the outcome
+ * sentence's `failure-message.ts` (its code table) are replaced by their loader
  * (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
  */
 const threeDSBesideScriptPlugin = {
   name: 'pg-3ds-beside-script',
   setup(build) {
     build.onResolve(
-      { filter: /(^|\/)(3ds-v[12](\.component)?|three-ds-ready|flow-ready|failure-message)\.js$/ },
+      { filter: /(^|\/)(3ds-v[12](\.component)?|flow-ready|failure-message)\.js$/ },
       () => ({
         path: join(src, 'internal', 'three-ds.lazy.ts'),
       }),
@@ -257,14 +272,14 @@ async function buildIife() {
     outfile: afFile,
     logLevel: 'warning',
   });
-  // 3-D Secure and the drop-in's flow from Pay to the outcome (checkout.flow.ts) go in a file of their own,
+  // 3-D Secure and the drop-in's steps from Pay to the outcome (controllers/payment-flow.steps.ts) go in a file of their own,
   // fetched on the shopper's first touch or 2 s after load, and before a payment (src/internal/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
   const threeDS = await build({
     stdin: {
       contents:
         "export { Pg3dsV2 } from './components/3ds-v2/3ds-v2.js';\n" +
         "export { Pg3dsV1 } from './components/3ds-v1/3ds-v1.js';\n" +
-        "export * as checkoutFlow from './components/checkout/checkout.flow.js';",
+        "export * as checkoutFlow from './controllers/payment-flow.steps.js';",
       resolveDir: src,
       loader: 'ts',
     },

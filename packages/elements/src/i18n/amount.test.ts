@@ -1,6 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { amountLocale } from '../components/checkout/checkout.component.js';
-import { quickAmount } from './amount.js';
+import { amountLocale, quickAmount } from './amount.js';
 
 const intl = (locale: string, currency: string, cents: number) =>
   new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);

@@ -4,7 +4,7 @@ import { keyed } from 'lit/directives/keyed.js';
 import { CheckoutApi } from '../api/client.js';
 import type { Pg3dsV1 as V1 } from '../components/3ds-v1/3ds-v1.component.js';
 import type { Pg3dsV2 as V2 } from '../components/3ds-v2/3ds-v2.component.js';
-import type * as Flow from '../components/checkout/checkout.flow.js';
+import type * as Flow from '../controllers/payment-flow.steps.js';
 import type { shopperMessage as Sentence } from './failure-message.js';
 import { checkoutContext } from '../context.js';
 import { defineElement } from '../define.js';
@@ -48,7 +48,7 @@ let loading: Promise<boolean> | undefined;
 
 /**
  * The script-tag file's 3-D Secure: `pg-checkout.3ds.js` beside it (build.mjs puts this module in place
- * of `three-ds-ready.ts` and the 3-D Secure entries there). Fetched on the shopper's first touch of
+ * of the 3-D Secure entries, flow-ready.ts and failure-message.ts there). Fetched on the shopper's first touch of
  * the page or 2 s after load, at once when a `<pg-3ds-*>` is in the page or a payment starts. False, with the file
  * named in the console, when it cannot load; the next payment tries again.
  */
@@ -70,7 +70,7 @@ export const threeDSReady = (): Promise<boolean> =>
     },
   ));
 
-/** The drop-in's flow from Pay to the outcome, which `pg-checkout.3ds.js` carries too (flow-ready.ts). */
+/** The drop-in's steps from Pay to the outcome, which `pg-checkout.3ds.js` carries too (controllers/flow-ready.ts). */
 export const flowReady = (): Promise<typeof Flow | undefined> => threeDSReady().then(() => flow);
 
 /**

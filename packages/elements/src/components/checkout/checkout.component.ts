@@ -7,36 +7,17 @@ import {
   type PropertyValues,
   type PropertyDeclarations,
 } from 'lit';
-import { CheckoutApi } from '../../api/client.js';
-import type {
-  CheckoutConfig,
-  PaymentMethod,
-  PaymentRequest,
-  SavedCard,
-  ThreeDSAction,
-} from '../../api/types.js';
-import { checkoutContext, type CheckoutContext, type PaymentSource } from '../../context.js';
-import { createPgFailedEvent } from '../../events/failed.js';
-import { createPgStatusChangeEvent } from '../../events/status-change.js';
+import type { PaymentMethod } from '../../api/types.js';
+import { checkoutContext, type CheckoutContext } from '../../context.js';
+import { LocalizeController } from '../../controllers/localize.js';
+import { PaymentFlowController, type RedirectMethod } from '../../controllers/payment-flow.js';
 import type { CheckoutStatus } from '../../events/status.js';
-import {
-  createTranslator,
-  updateOnTableLoad,
-  type MessageKey,
-  type Messages,
-} from '../../i18n/localize.js';
-import { quickAmount } from '../../i18n/amount.js';
-import { ConnectionController } from '../../internal/connection.js';
-import { loadRunningPayment, orderMark } from '../../internal/running-payment.js';
+import type { MessageKey, Messages } from '../../i18n/localize.js';
 import { ServerStylesController } from '../../internal/server-styles.js';
 import { PageSchemeController } from '../../internal/page-scheme.js';
 import { themeStyles } from '../../styles/theme.js';
-import type { CheckoutMessage, FlowHost, RedirectMethod } from './checkout.flow.js';
 import { checkoutStyles } from './checkout.styles.js';
-import { failure } from './failure.js';
-import { flowReady } from './flow-ready.js';
 
-type Flow = NonNullable<Awaited<ReturnType<typeof flowReady>>>;
 const redirectMethods: RedirectMethod[] = ['hosted', 'eft', 'redirect'];
 const methodLabel: Record<RedirectMethod, MessageKey> = {
   hosted: 'methodHosted',
@@ -48,36 +29,6 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
 const cardFormParts =
   'form,field,label,input,brand,brands,error,saved-cards,save-card,submit,status:form-status';
 const threeDSParts = 'challenge,frame,cancel,method-frame';
-
-/** A region for the amount when the locale names none: the shop's currency says where it is. */
-const currencyRegion: Record<string, string> = { ZAR: 'ZA' };
-
-/** The locale to format an amount in: `en` with rands is `en-ZA` ("R 149,00"), not "ZAR 149.00". */
-export function amountLocale(locale: string, currency: string): string {
-  if (/[-_]/.test(locale)) return locale.replace('_', '-');
-  const region = currencyRegion[currency];
-  return region ? `${locale}-${region}` : locale;
-}
-
-/**
- * Number formats by "locale|currency" (null: Intl refused them). A page's first NumberFormat loads Intl's
- * locale data, 20-60 ms on this machine, so it is made once the form is on screen rather than before.
- */
-const amountFormats = new Map<string, Intl.NumberFormat | null>();
-
-function amountFormat(locale: string, currency: string): Intl.NumberFormat | null {
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency });
-  } catch {
-    return null;
-  }
-}
-
-/** Runs `work` when the browser is idle after painting, and within 200 ms. */
-function whenIdle(work: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 200 });
-  else setTimeout(work, 16);
-}
 
 /**
  * @tag pg-checkout
@@ -150,10 +101,6 @@ export class PgCheckout extends LitElement {
   static override styles = [themeStyles, checkoutStyles];
   static override properties: PropertyDeclarations = {
     context: { state: true, attribute: false },
-    config: { state: true, attribute: false },
-    storedCards: { state: true, attribute: false },
-    message: { state: true, attribute: false },
-    threeDS: { state: true, attribute: false },
     endpoint: {},
     locale: { reflect: true },
     messages: { attribute: false },
@@ -167,12 +114,16 @@ export class PgCheckout extends LitElement {
     pollInterval: { type: Number, attribute: 'poll-interval' },
   };
 
-  private readonly tableLoad = updateOnTableLoad(this);
+  /** Every string it shows, in `locale` with `messages` on top; the parts inside speak through it. */
+  private readonly localize = new LocalizeController(this);
 
   private readonly provider = new ContextProvider(this, { context: checkoutContext });
 
-  /** A move (KeepAlive, portal, `appendChild` elsewhere) pauses a payment; outcomes wait for the return. */
-  private readonly connection = new ConnectionController(this);
+  /** The payment: the order, Pay, 3-D Secure, the outcome, and the truth after a reload or a lost answer. */
+  private readonly flow = new PaymentFlowController(this, {
+    localize: this.localize,
+    focusMessage: () => this.focusMessage(),
+  });
 
   private readonly serverStyles = new ServerStylesController(this);
 
@@ -180,12 +131,6 @@ export class PgCheckout extends LitElement {
   private readonly pageScheme = new PageSchemeController(this);
 
   private context?: CheckoutContext | undefined;
-
-  private config?: CheckoutConfig | undefined;
-  private storedCards: SavedCard[] = [];
-  /** What the message region says: an outcome (localized at render, so a locale switch applies) or a step. */
-  private message?: CheckoutMessage | undefined;
-  private threeDS?: { reference: string; action: ThreeDSAction } | undefined;
 
   /** URL where the middleware is mounted (for example `/checkout`). */
   endpoint = '';
@@ -220,41 +165,29 @@ export class PgCheckout extends LitElement {
   /** Milliseconds between status reads while a 3-D Secure challenge is open. */
   pollInterval = 2000;
 
-  private api?: CheckoutApi | undefined;
-  private inFlight = false;
-  private configRequest = 0;
-  private configLoad?: Promise<void> | undefined;
-  /** The payment flow (checkout.flow.ts), once loaded: the script tag fetches it with 3-D Secure. */
-  private flow?: Flow | undefined;
-
   private get offered(): PaymentMethod[] {
     const chosen = this.methods
       .split(/[\s,]+/)
       .filter((m): m is PaymentMethod => m === 'card' || (redirectMethods as string[]).includes(m));
     if (chosen.length > 0) return chosen;
-    return this.config?.methods.length ? this.config.methods : ['card'];
+    return this.flow.config?.methods.length ? this.flow.config.methods : ['card'];
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('endpoint')) {
-      // On the server there is no page URL to resolve against and no network: the client fetches config.
-      this.api = this.endpoint && !isServer ? new CheckoutApi(this.endpoint) : undefined;
-      void this.loadConfig();
-      const api = this.api;
-      if (api) void this.updateComplete.then(() => this.resume(api));
-    }
-    if (changed.has('savedCards') && !changed.has('endpoint')) void this.loadConfig();
-    const t = createTranslator(this.locale, this.messages);
-    const allowSave = this.savedCards && this.config?.savedCards === true;
+    const flow = this.flow;
+    if (changed.has('endpoint')) flow.useEndpoint(this.endpoint, isServer);
+    else if (changed.has('savedCards')) void flow.loadConfig();
+    const t: CheckoutContext['t'] = (key, params) => this.localize.t(key, params);
+    const allowSave = this.savedCards && flow.config?.savedCards === true;
     this.context = {
-      api: this.api,
+      api: flow.api,
       locale: this.locale,
       messages: this.messages,
       t,
-      savedCards: allowSave ? this.storedCards : [],
+      savedCards: allowSave ? flow.storedCards : [],
       allowSave,
-      payLabel: this.payLabel(t),
-      pay: this.pay,
+      payLabel: this.payLabel(),
+      pay: flow.pay,
     };
     this.provider.setValue(this.context);
   }
@@ -263,152 +196,30 @@ export class PgCheckout extends LitElement {
    * The pay button's "Pay R 100,00". The usual pairs (rands in `en` or `af`) are written without Intl, in
    * the same render as the order; others say plain "Pay" until the amount's number format exists.
    */
-  private payLabel(t: CheckoutContext['t']): string | undefined {
-    const config = this.config;
-    if (!config) return undefined;
-    const { currency } = config;
-    const locale = amountLocale(this.locale, currency);
-    const quick = quickAmount(locale, currency, config.amount);
-    if (quick !== undefined) return t('payAmount', { amount: quick });
-    const key = `${locale}|${currency}`;
-    const format = amountFormats.get(key);
-    if (format === undefined) {
-      whenIdle(() => {
-        if (!amountFormats.has(key)) amountFormats.set(key, amountFormat(locale, currency));
-        this.requestUpdate();
-      });
-      return undefined;
-    }
-    return format ? t('payAmount', { amount: format.format(config.amount / 100) }) : undefined;
-  }
-
-  private loadConfig(): Promise<void> {
-    return (this.configLoad = this.readConfig());
-  }
-
-  private async readConfig(): Promise<void> {
-    const request = (this.configRequest += 1);
-    const api = this.api;
-    if (!api) return;
-    const config = await api.config();
-    if (request !== this.configRequest) return;
-    this.config = config.success ? config : undefined;
-    if (config.success && config.savedCards && this.savedCards) {
-      const cards = await api.cards();
-      if (request === this.configRequest && Array.isArray(cards)) this.storedCards = cards;
-    }
-  }
-
-  private setStatus(next: CheckoutStatus): void {
-    const previous = this.status;
-    if (previous === next) return;
-    this.status = next;
-    this.dispatchEvent(createPgStatusChangeEvent({ status: next, previous }));
-  }
-
-  /** The flow, loaded with 3-D Secure in the script tag; undefined when that file cannot be loaded. */
-  private async loadFlow(): Promise<Flow | undefined> {
-    return (this.flow = await flowReady());
-  }
-
-  /** The payment for one card form submission: create, 3-D Secure when asked, then the outcome. */
-  private pay = async (request: PaymentRequest, form: PaymentSource): Promise<void> => {
-    if (this.inFlight) return;
-    this.inFlight = true;
-    try {
-      this.message = undefined;
-      this.setStatus('submitting');
-      this.reference = '';
-      // The script tag's payment flow is a file of its own: no payment starts that it could not finish.
-      const flow = await this.loadFlow();
-      await (flow ? flow.pay(this as unknown as FlowHost, request, form) : this.notLoaded());
-    } finally {
-      this.inFlight = false;
-    }
-  };
-
-  /**
-   * Picks up the payment a reload interrupted, or (also the only thing on a return from the back-forward
-   * cache) asks the order this browser asked to pay; nothing to load when there is neither.
-   */
-  private async resume(api: CheckoutApi, recallOnly?: boolean): Promise<void> {
-    const running = recallOnly ? undefined : loadRunningPayment(api.endpoint);
-    if (this.inFlight || !(running || orderMark(api.endpoint))) return;
-    const flow = await this.loadFlow();
-    if (flow)
-      await (running
-        ? flow.resumePayment(this as unknown as FlowHost, api, running)
-        : flow.recallOrder(this as unknown as FlowHost, api));
-    else if (running && !this.inFlight) await this.notLoaded();
-  }
-
-  /**
-   * The payment flow could not be loaded (the script tag's pg-checkout.3ds.js): said like any failure,
-   * and the payment is not given up (a reload tries again).
-   */
-  private async notLoaded(): Promise<void> {
-    this.message = { outcome: failure('not_loaded') };
-    this.setStatus('failed');
-    const t = createTranslator(this.locale, this.messages);
-    this.dispatchEvent(createPgFailedEvent({ code: 'not_loaded', message: t('unavailable') }));
-    await this.updateComplete;
-    this.focusMessage();
-  }
-
-  private onPageShow = (event: PageTransitionEvent): void => {
-    if (!event.persisted || !this.api || this.inFlight) return;
-    // Back from a payment page: "Taking you to the payment page…" is over.
-    if (this.status === 'submitting') this.reset();
-    void this.resume(this.api, true);
-  };
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    addEventListener('pageshow', this.onPageShow);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    removeEventListener('pageshow', this.onPageShow);
+  private payLabel(): string | undefined {
+    const config = this.flow.config;
+    const amount = config && this.localize.amount(config.amount, config.currency);
+    return amount === undefined ? undefined : this.localize.t('payAmount', { amount });
   }
 
   /** A closed bank check is not "no payment" until the middleware says so. */
-  private onThreeDSChecking = (): void => {
-    this.setStatus('checking');
-    this.message = { key: 'checking' };
-  };
+  private onThreeDSChecking = (): void => this.flow.threeDSChecking();
 
   /** The drop-in's one live region speaks for each 3-D Secure step; it has been in the tree all along. */
   private onThreeDSStart = async (event: Event): Promise<void> => {
     const { step } = (event as CustomEvent<{ step: 'method' | 'challenge' }>).detail;
-    this.message = { key: step === 'method' ? 'authenticating' : 'challengeAnnouncement' };
-    if (step === 'method') {
-      // The card form is hidden now: focus stays on what the shopper is waiting for.
-      await this.updateComplete;
-      this.focusMessage();
-    }
+    this.flow.message = { key: step === 'method' ? 'authenticating' : 'challengeAnnouncement' };
+    // The card form is hidden now: focus stays on what the shopper is waiting for.
+    if (step === 'method') await this.focusMessage();
   };
 
-  private focusMessage(): void {
+  /** Once what was just set is rendered, the message takes focus (so it is read, and on screen). */
+  private async focusMessage(): Promise<void> {
+    await this.updateComplete;
     const message = this.renderRoot.querySelector<HTMLElement>('[part=message]');
     message?.focus({ preventScroll: true });
     // Focus scrolls only what is wholly off screen in Firefox and WebKit; a message half above it stays cut.
     message?.scrollIntoView({ block: 'nearest' });
-  }
-
-  private async redirect(method: RedirectMethod): Promise<void> {
-    const api = this.api;
-    if (!api || this.inFlight) return;
-    this.inFlight = true;
-    try {
-      // Said at once, while the script tag may still be fetching the flow.
-      this.message = { key: 'redirecting' };
-      this.setStatus('submitting');
-      const flow = await this.loadFlow();
-      await (flow ? flow.redirect(this as unknown as FlowHost, api, method) : this.notLoaded());
-    } finally {
-      this.inFlight = false;
-    }
   }
 
   /** A state-preserving `moveBefore()` keeps the bank's frame inside as it is: nothing to pause. */
@@ -421,17 +232,13 @@ export class PgCheckout extends LitElement {
    * is the middleware's in any case: this changes what the shopper reads, not what is charged.
    */
   async refresh(): Promise<void> {
-    void this.loadConfig();
-    // A newer read (another refresh, a changed endpoint) supersedes this one: wait for the newest.
-    for (let read; read !== this.configLoad;) await (read = this.configLoad);
+    await this.flow.refresh();
     await this.updateComplete;
   }
 
   /** Back to `idle` with no message, for a fresh attempt (the card form keeps what was typed). */
   reset(): void {
-    if (this.inFlight) return;
-    this.message = undefined;
-    this.setStatus('idle');
+    this.flow.reset();
   }
 
   private async retry(): Promise<void> {
@@ -443,8 +250,8 @@ export class PgCheckout extends LitElement {
   }
 
   private renderMessage() {
-    const t = this.context?.t ?? createTranslator(this.locale, this.messages);
-    const m = this.message;
+    const { localize } = this;
+    const m = this.flow.message;
     const outcome = m && 'outcome' in m ? m.outcome : undefined;
     const tone = !outcome
       ? 'info'
@@ -453,12 +260,11 @@ export class PgCheckout extends LitElement {
         : outcome.status === 'pending'
           ? 'info'
           : 'error';
-    // An outcome before the flow is loaded is the one that says it could not be (`not_loaded`).
     const text = !m
       ? ''
       : outcome
-        ? (this.flow?.shopperMessage(outcome, t) ?? t('unavailable'))
-        : t((m as { key: MessageKey }).key);
+        ? localize.outcome(outcome)
+        : localize.t((m as { key: MessageKey }).key);
     const reference = outcome?.success ? outcome.reference : undefined;
     const key = m && 'key' in m ? m.key : undefined;
     const busy = key === 'authenticating' || key === 'redirecting' || key === 'checking';
@@ -466,11 +272,11 @@ export class PgCheckout extends LitElement {
     const quiet = key === 'challengeAnnouncement';
     // No whitespace inside the region: an empty message must match :empty and take no space.
     // prettier-ignore
-    return html`<div part="message" class="message ${quiet ? 'visually-hidden' : ''}" role="status" tabindex="-1" data-tone=${tone}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text || nothing}${reference ? html` <span>${t('referenceLabel', { reference })}</span>` : nothing}</div>`;
+    return html`<div part="message" class="message ${quiet ? 'visually-hidden' : ''}" role="status" tabindex="-1" data-tone=${tone}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text || nothing}${reference ? html` <span>${localize.t('referenceLabel', { reference })}</span>` : nothing}</div>`;
   }
 
   private renderThreeDS() {
-    const flow = this.threeDS;
+    const flow = this.flow.threeDS;
     if (!flow) return nothing;
     return html`<div
       part="three-ds"
@@ -497,16 +303,9 @@ export class PgCheckout extends LitElement {
   }
 
   override render() {
-    const t = this.context?.t ?? createTranslator(this.locale, this.messages);
+    const { localize } = this;
     const status = this.status;
-    const m = this.message;
-    const done =
-      status === 'approved' ||
-      status === 'pending' ||
-      (m &&
-        'outcome' in m &&
-        // An outcome comes from the flow (or is `not_loaded`, which closes nothing): its table is there.
-        this.flow?.meaningOf((m.outcome as { code?: string }).code ?? '')?.closesOrder);
+    const done = this.flow.orderClosed;
     const ended = status === 'declined' || status === 'failed';
     // Busy or ended: the way on is the message (and "Try again"), never Pay beside it.
     const away = ended || status === 'authenticating' || status === 'checking';
@@ -532,14 +331,19 @@ export class PgCheckout extends LitElement {
       ${
         ended && !done
           ? html`<button part="retry" class="secondary" type="button" @click=${this.retry}>
-              ${t(status === 'declined' ? 'tryAnotherCard' : 'tryAgain')}
+              ${localize.t(status === 'declined' ? 'tryAnotherCard' : 'tryAgain')}
             </button>`
           : nothing
       }
       ${this.renderThreeDS()}
       ${
         !done && others.length > 0 && !away
-          ? html`<div part="methods" class="methods" role="group" aria-label=${t('methodsLabel')}>
+          ? html`<div
+              part="methods"
+              class="methods"
+              role="group"
+              aria-label=${localize.t('methodsLabel')}
+            >
               ${others.map(
                 (m) =>
                   html`<button
@@ -547,9 +351,9 @@ export class PgCheckout extends LitElement {
                     class="secondary"
                     type="button"
                     data-method=${m}
-                    @click=${() => this.redirect(m)}
+                    @click=${() => this.flow.redirect(m)}
                   >
-                    ${t(methodLabel[m])}
+                    ${localize.t(methodLabel[m])}
                   </button>`,
               )}
             </div>`
