@@ -31,7 +31,8 @@ if (untested.length > 0) {
 }
 
 const files = FAST.flatMap((dir) =>
-  readdirSync(new URL(`${dir}/test/`, root))
+  // Sub-folders too: the core's HTTP suite lives in packages/server/test/http.
+  readdirSync(new URL(`${dir}/test/`, root), { recursive: true })
     .filter((name) => name.endsWith('.test.ts') && !name.endsWith('.browser.test.ts'))
     .sort()
     .map((name) => `${dir}/test/${name}`),

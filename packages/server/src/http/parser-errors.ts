@@ -1,4 +1,4 @@
-import { CheckoutError } from '@pg-checkout/server';
+import { CheckoutError } from '../errors.js';
 
 interface BodyParserError {
   type?: string;
