@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { RedisStore } from '../src/index.js';
+import { RedisStore } from '../../src/index.js';
 import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
 import { startCluster, type TestCluster } from '@pg-checkout/test-helpers/redis-cluster';
 import { audit, payUnderLoad } from '@pg-checkout/test-helpers/checkout-load';

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { WebhookEvent } from '../src/index.js';
+import type { WebhookEvent } from '../../src/index.js';
 import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
 
 let app: SandboxApp;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { card, local, startApp, type TestApp } from './helpers/app.js';
+import { card, local, startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 
 // Issue 26: limits that cost nobody else. A client refused again and again must not use up what
 // the instance keeps for everyone.

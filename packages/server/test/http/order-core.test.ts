@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import express from 'express';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { createCheckout, MemoryStore, type OrderChangedEvent } from '../src/index.js';
+import { createCheckout } from '@pg-checkout/express';
+import { MemoryStore, type OrderChangedEvent } from '../../src/index.js';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
-import { bankPost, card, local, SESSION_SECRET, SHOP_ORIGIN, startApp } from './helpers/app.js';
+import { bankPost, card, local, SESSION_SECRET, SHOP_ORIGIN, startApp } from '@pg-checkout/test-helpers/checkout-app';
 
 type Logged = [level: string, message: string, fields: Record<string, unknown>];
 const collecting = (into: Logged[]) => ({

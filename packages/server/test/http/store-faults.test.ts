@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bankPost, card, local, startApp, type TestApp } from './helpers/app.js';
+import { bankPost, card, local, startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
 
 // Issue 10, point 4: the store is a cache of the truth. It may fail or forget between any two

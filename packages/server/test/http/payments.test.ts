@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bankPost, card, local, order, startApp, type TestApp } from './helpers/app.js';
+import { bankPost, card, local, order, startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 
 let app: TestApp;
 const events: string[] = [];

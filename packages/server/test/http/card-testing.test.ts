@@ -2,9 +2,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
-import { createCheckout, type CardTestingEvent } from '../src/index.js';
+import { createCheckout } from '@pg-checkout/express';
+import type { CardTestingEvent } from '../../src/index.js';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
-import { card, SESSION_SECRET, startApp } from './helpers/app.js';
+import { card, SESSION_SECRET, startApp } from '@pg-checkout/test-helpers/checkout-app';
 
 // Issue 26: one card tester is stopped after a few declines, the merchant is told with counts
 // only, and other shoppers never notice.

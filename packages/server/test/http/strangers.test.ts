@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { WebhookEvent } from '../src/index.js';
-import { bankPost, card, local, startApp, type TestApp } from './helpers/app.js';
+import type { WebhookEvent } from '../../src/index.js';
+import { bankPost, card, local, startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 
 // Issue 10: a reference is public knowledge; only the browser that created a payment steers it.
 let app: TestApp;

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bankPost, card, local, startApp } from './helpers/app.js';
+import { bankPost, card, local, startApp } from '@pg-checkout/test-helpers/checkout-app';
 
 const REDIRECT_URLS = {
   success: 'https://shop.test/ok',

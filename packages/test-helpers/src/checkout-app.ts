@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { createCheckout, type CheckoutOptions } from '../../src/index.js';
+import { createCheckout, type CheckoutOptions } from '@pg-checkout/express';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 
 // Tests read many answer shapes; `any` keeps assertions short.

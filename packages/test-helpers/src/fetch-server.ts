@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import type { CheckoutHandler } from '../../src/index.js';
+import type { CheckoutHandler } from '@pg-checkout/server';
 
 /** A Fetch handler behind Node's HTTP server on 127.0.0.1, port 0, the client address from the socket. */
 export async function serveHandler(

@@ -2,8 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Redis } from 'ioredis';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { RedisStore } from '../src/index.js';
-import type { CheckoutOptions } from '../src/index.js';
+import { RedisStore } from '../../src/index.js';
+import type { CheckoutOptions } from '../../src/index.js';
 import { startSandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
 import { startCluster, type TestCluster } from '@pg-checkout/test-helpers/redis-cluster';
 import {

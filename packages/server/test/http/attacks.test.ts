@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CheckoutError } from '../src/index.js';
-import { card, startApp, type TestApp } from './helpers/app.js';
+import { CheckoutError } from '../../src/index.js';
+import { card, startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 
 let app: TestApp;
 before(async () => {

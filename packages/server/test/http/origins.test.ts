@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { card, startApp, type TestApp } from './helpers/app.js';
+import { card, startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 
 // Issue 12: behind a dev proxy (Vite) a refused origin was a silent 403.
 let app: TestApp;

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { RedisStore } from '../src/index.js';
-import { bankPost, card, startApp, type TestApp } from './helpers/app.js';
+import { RedisStore } from '../../src/index.js';
+import { bankPost, card, startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { startRedis, type TestRedis } from '@pg-checkout/test-helpers/redis-server';
 

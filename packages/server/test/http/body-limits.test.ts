@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { startApp, type TestApp } from './helpers/app.js';
+import { startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 
 // Every route that reads a body refuses an oversized one before reading it, over a raw socket so
 // the test controls what is sent: a declared Content-Length over the limit is answered 413 while

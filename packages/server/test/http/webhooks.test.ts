@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import type { WebhookEvent } from '../src/index.js';
-import { card, startApp, type TestApp } from './helpers/app.js';
+import type { WebhookEvent } from '../../src/index.js';
+import { card, startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 
 const SECRET = 'whsec-test';
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');

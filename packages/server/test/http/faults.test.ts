@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { card, startApp, type TestApp } from './helpers/app.js';
+import { card, startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 
 let app: TestApp;
 before(async () => {

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { MemoryStore } from '../src/index.js';
+import { MemoryStore } from '../../src/index.js';
 import {
   bankAnswer,
   runMethodStep,

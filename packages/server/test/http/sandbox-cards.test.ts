@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { MemoryStore, type CheckoutStore } from '../src/index.js';
+import { MemoryStore, type CheckoutStore } from '../../src/index.js';
 import {
   completeChallenge,
   runMethodStep,
