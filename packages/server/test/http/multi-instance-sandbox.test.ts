@@ -5,6 +5,10 @@ import { RedisStore } from '../../src/index.js';
 import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
 import { challengeAcrossInstances } from './helpers/checkout-flows.js';
 import { startRedis, type TestRedis } from '@pg-checkout/test-helpers/redis-server';
+import { adapterPair } from '@pg-checkout/test-helpers/adapters';
+
+// One instance on the Express router, the other on the Fetch handler, sharing the store.
+const [first, second] = adapterPair();
 
 let redis: TestRedis;
 let sandbox: Sandbox;
@@ -18,8 +22,8 @@ before(async () => {
     store: new RedisStore({ client: redis.client(), prefix: 'shop:' }),
     onPaymentCompleted: (e: { reference: string }) => void completed.push(e.reference),
   });
-  one = await startSandboxApp(shared(), 5_000, sandbox);
-  two = await startSandboxApp(shared(), 5_000, sandbox);
+  one = await startSandboxApp(shared(), 5_000, sandbox, first);
+  two = await startSandboxApp(shared(), 5_000, sandbox, second);
 });
 after(async () => {
   await one.close();

@@ -6,6 +6,10 @@ import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sand
 import { startCluster, type TestCluster } from '@pg-checkout/test-helpers/redis-cluster';
 import { audit, payUnderLoad } from '@pg-checkout/test-helpers/checkout-load';
 import { challengeAcrossInstances } from './helpers/checkout-flows.js';
+import { adapterPair } from '@pg-checkout/test-helpers/adapters';
+
+// One instance on the Express router, the other on the Fetch handler, sharing the store.
+const [first, second] = adapterPair();
 
 let cluster: TestCluster;
 let sandbox: Sandbox;
@@ -29,8 +33,8 @@ before(async () => {
         void logged.push(`${message} ${JSON.stringify(fields)}`),
     },
   });
-  one = await startSandboxApp(instance(), 5_000, sandbox);
-  two = await startSandboxApp(instance(), 5_000, sandbox);
+  one = await startSandboxApp(instance(), 5_000, sandbox, first);
+  two = await startSandboxApp(instance(), 5_000, sandbox, second);
 });
 after(async () => {
   await one?.close();

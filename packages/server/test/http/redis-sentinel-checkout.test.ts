@@ -6,6 +6,10 @@ import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sand
 import { startSentinel, type TestSentinel } from '@pg-checkout/test-helpers/redis-sentinel';
 import { audit, payUnderLoad } from '@pg-checkout/test-helpers/checkout-load';
 import { challengeAcrossInstances } from './helpers/checkout-flows.js';
+import { adapterPair } from '@pg-checkout/test-helpers/adapters';
+
+// One instance on the Express router, the other on the Fetch handler, sharing the store.
+const [first, second] = adapterPair();
 
 // Sentinel's default down-after-milliseconds is 30 s; here 2 s, so the failover test takes
 // seconds. The same test with the default timing is the bench's failover part
@@ -35,8 +39,8 @@ before(async () => {
       error: (message: string) => void logged.push(message),
     },
   });
-  one = await startSandboxApp(instance(), 5_000, sandbox);
-  two = await startSandboxApp(instance(), 5_000, sandbox);
+  one = await startSandboxApp(instance(), 5_000, sandbox, first);
+  two = await startSandboxApp(instance(), 5_000, sandbox, second);
 });
 after(async () => {
   await one?.close();
