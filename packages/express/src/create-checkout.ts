@@ -27,6 +27,7 @@ export function createCheckout(options: CheckoutOptions): CheckoutRouter {
   router.use((req, res, next) => {
     const found = core.match(req.method, pathOf(req));
     if (!found) return send(res, core.notFound(where(req)));
+    req.params = found.params; // as Express's own routes filled it, for the merchant's hooks
     const header = (name: string) => headerOf(req, name);
     core
       .read(found.route, {
@@ -75,7 +76,7 @@ const alreadyRead = (req: Request) =>
 
 /**
  * The request as the core's routes read it; `request` is handed to the merchant's hooks. Only
- * Node's own request fields and the router's `params` are read, so the router also works mounted
+ * Node's own request fields are read (`params` are the core matcher's), so the router also works mounted
  * in a plain Connect stack (Vite's dev server, Nuxt's) where Express's request methods are absent.
  */
 function exchangeOf(req: Request, params: Record<string, string>, body: unknown): HttpExchange {
