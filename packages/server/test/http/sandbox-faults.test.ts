@@ -8,6 +8,7 @@ import {
 } from '@pg-checkout/test-helpers/sandbox-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
 
+// Once, over the Fetch handler: its subject is the gateway's faults, not HTTP, and it times a window.
 overAdapters((adapter) => {
   const startSandboxApp = sandboxAppOver(adapter);
   let app: SandboxApp;
@@ -183,4 +184,4 @@ overAdapters((adapter) => {
       assert.notEqual((await app.record(created.body.reference)).status, 'SETTLED');
     });
   });
-});
+}, 'fetch');
