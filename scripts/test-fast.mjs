@@ -31,7 +31,8 @@ if (untested.length > 0) {
 }
 
 const files = FAST.flatMap((dir) =>
-  readdirSync(new URL(`${dir}/test/`, root))
+  // Sub-folders too: the core's HTTP suite lives in packages/server/test/http.
+  readdirSync(new URL(`${dir}/test/`, root), { recursive: true })
     .filter((name) => name.endsWith('.test.ts') && !name.endsWith('.browser.test.ts'))
     .sort()
     .map((name) => `${dir}/test/${name}`),
@@ -42,10 +43,10 @@ const concurrency = Number(process.env.TEST_CONCURRENCY) || availableParallelism
 // Files that measure what a load or a failover costs within a time window: run alone after the
 // others, so the CPU the parallel files take cannot make them miss their window (seen under load).
 const ALONE = [
-  'packages/express/test/limits-cost.test.ts',
-  'packages/express/test/redis-sentinel-checkout.test.ts',
-  'packages/express/test/redis-cluster-checkout.test.ts',
-  'packages/express/test/sandbox-faults.test.ts',
+  'packages/server/test/http/limits-cost.test.ts',
+  'packages/server/test/http/redis-sentinel-checkout.test.ts',
+  'packages/server/test/http/redis-cluster-checkout.test.ts',
+  'packages/server/test/http/sandbox-faults.test.ts',
 ];
 for (const file of ALONE)
   if (!files.includes(file)) {

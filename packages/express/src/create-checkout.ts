@@ -1,25 +1,20 @@
-import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import {
-  CheckoutError,
   type CheckoutActions,
   createCheckoutCore,
-  type BodyKind,
-  type CheckoutCore,
   type HttpAnswer,
   type HttpExchange,
   type ReconcileOptions,
   type ReconcileSummary,
 } from '@pg-checkout/server';
 import { isIP } from 'node:net';
-import { jsonBody } from './internal/json-body.js';
-import { formBody, rawBody } from './internal/limited-body.js';
-import { parserError } from './internal/parser-errors.js';
 import type { CheckoutOptions } from './options.js';
 
 /**
  * The Express router the pg-checkout components talk to: `app.use('/checkout', createCheckout(options))`.
  * Options are validated here, once; a mistake throws a TypeError that names it. Each route is the
- * core's (`@pg-checkout/server`): this file only reads the request and writes the answer.
+ * core's (`@pg-checkout/server`), which also matches and reads it: this file hands the request over
+ * and writes the answer.
  */
 export function createCheckout(options: CheckoutOptions): CheckoutRouter {
   const core = createCheckoutCore(options, { name: 'createCheckout' });
@@ -28,28 +23,28 @@ export function createCheckout(options: CheckoutOptions): CheckoutRouter {
   router.close = () => core.close();
   const interval = options.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS;
   if (interval !== false) core.sweepEvery(interval);
-  const readers = bodyReaders(core);
-  for (const route of core.routes) {
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'delete';
-    router[method](route.path, ...readers[route.body], (req, res, next) => {
-      core.handle(route, exchangeOf(req)).then((answer) => send(res, answer), next);
-    });
-  }
-  router.use((req, res) =>
-    send(
-      res,
-      core.fail(
-        undefined,
-        new CheckoutError(404, 'not_found', 'No such checkout route.'),
-        where(req),
-      ),
-    ),
-  );
-  // A body the readers refused (or an error Express met) is answered by the route it was for.
+  // One middleware, not one Express route each: the core matches, reads and answers alike for every adapter.
+  router.use((req, res, next) => {
+    const found = core.match(req.method, pathOf(req));
+    if (!found) return send(res, core.notFound(where(req)));
+    req.params = found.params; // as Express's own routes filled it, for the merchant's hooks
+    const header = (name: string) => headerOf(req, name);
+    core
+      .read(found.route, {
+        header,
+        bytes: req,
+        parsed: alreadyRead(req) ? { value: req.body } : undefined,
+      })
+      .then(
+        (body) => core.handle(found.route, exchangeOf(req, found.params, body)),
+        (error: unknown) => core.fail(found.route, error, where(req)),
+      )
+      .then((answer) => send(res, answer), next);
+  });
+  // An error a body parser of the merchant's app met on its way here is answered by its route.
   router.use(((error, req, res, next) => {
     if (res.headersSent) return next(error);
-    const route = core.routes.find((r) => r.method === req.method && r.path === req.route?.path);
-    send(res, core.fail(route, parserError(error) ?? error, where(req)));
+    send(res, core.fail(core.match(req.method, pathOf(req))?.route, error, where(req)));
   }) as express.ErrorRequestHandler);
   return Object.assign(router, { refund: core.refund, refundable: core.refundable });
 }
@@ -68,21 +63,23 @@ export type CheckoutRouter = Router &
 
 const where = (req: Request) => ({ method: req.method, path: req.path ?? req.url });
 
-function bodyReaders(core: CheckoutCore): Record<BodyKind, RequestHandler[]> {
-  return {
-    none: [],
-    json: [jsonBody(core.bodyLimitBytes)],
-    form: [formBody(64 * 1024, 20)],
-    raw: [rawBody(256 * 1024)],
-  };
-}
+/** The path under the mount, without its query: `req.url` is relative to the mount in Express and Connect. */
+const pathOf = (req: Request) => {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+};
+
+/** Read already by a parser of the merchant's app: body-parser 1 marks `_body`, 2 leaves the stream ended. */
+const alreadyRead = (req: Request) =>
+  Boolean((req as Request & { _body?: boolean })._body) || req.readableEnded;
 
 /**
  * The request as the core's routes read it; `request` is handed to the merchant's hooks. Only
- * Node's own request fields and the router's `params` are read, so the router also works mounted
+ * Node's own request fields are read (`params` are the core matcher's), so the router also works mounted
  * in a plain Connect stack (Vite's dev server, Nuxt's) where Express's request methods are absent.
  */
-function exchangeOf(req: Request): HttpExchange {
+function exchangeOf(req: Request, params: Record<string, string>, body: unknown): HttpExchange {
   const ip = typeof req.ip === 'string' && isIP(req.ip) ? req.ip : req.socket.remoteAddress;
   const host = headerOf(req, 'host');
   const protocol =
@@ -94,11 +91,11 @@ function exchangeOf(req: Request): HttpExchange {
   return {
     request: req,
     method: req.method,
-    params: (req.params ?? {}) as Record<string, string>,
+    params,
     header: (name) => headerOf(req, name),
     clientAddress: ip,
     origin: host ? `${protocol}://${host}` : undefined,
-    body: req.body,
+    body,
   };
 }
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Request, Response } from 'express';
 import { createCheckout } from '../src/index.js';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
-import { card, SESSION_SECRET } from './helpers/app.js';
+import { card, SESSION_SECRET } from '@pg-checkout/test-helpers/checkout-app';
 
 // Vite's and Nuxt's dev servers are Connect stacks: a mounted handler gets Node's own request and
 // response (no Express methods), with the mount path stripped from req.url.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import express from 'express';
 import type { WebhookEvent } from '../src/index.js';
-import { card, startApp, type TestApp } from './helpers/app.js';
+import { card, startApp, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 
 // Issue 12: a merchant app that parses bodies globally before mounting the checkout must still
 // receive the gateway's webhooks (the hashes cover only the reference or payout id).

@@ -4,9 +4,12 @@ import { stopRetries } from './facts/delivery.js';
 import { reconcile } from './use-cases/reconcile.js';
 import { createContext, type Context } from './setup/context.js';
 import { validateOptions } from './setup/validate-options.js';
-import { errorAnswer } from './http/errors.js';
+import { errorAnswer, noSuchRoute, pageFailure } from './http/errors.js';
 import { BASE_HEADERS, type HttpAnswer, type HttpExchange } from './http/exchange.js';
-import { ROUTES, pageRefusal, type Route } from './http/routes.js';
+import { ROUTES, type Route } from './http/routes.js';
+import { routeMatcher, type RouteMatch } from './http/match-route.js';
+import { readBody, DEFAULT_LIMITS, type BodySource } from './http/read-body.js';
+import { parserError } from './http/parser-errors.js';
 import { refundWith, type RefundCommand, type RefundResult } from './use-cases/refund.js';
 import { outboxHand } from './facts/refund-facts.js';
 import {
@@ -34,9 +37,21 @@ import { useCaseOf } from './telemetry/index.js';
  */
 export interface CheckoutCore extends CheckoutActions {
   readonly routes: readonly Route[];
+  /** The route of a method and a path under the mount (no query), with its decoded parameters. */
+  match(method: string, path: string): RouteMatch | undefined;
+  /**
+   * The body the route asks for, read within its limits (JSON up to `bodyLimit`, forms 64 KiB and
+   * 20 fields, webhooks 256 KiB), or a `CheckoutError` to hand to {@link fail}.
+   */
+  read(route: Route, source: BodySource): Promise<unknown>;
+  /** The answer to a path under the mount that names no route. */
+  notFound(where: { method: string; path: string }): HttpAnswer;
   /** Runs a route; a failure becomes its JSON (or, on the 3-D Secure pages, HTML) answer. */
   handle(route: Route, ex: HttpExchange): Promise<HttpAnswer>;
-  /** The answer for a failure the adapter met itself (a body it could not read). */
+  /**
+   * The answer for a failure the adapter met itself: a body it could not read, or an error an
+   * Express body parser of the merchant's app passed on (`entity.too.large`, ...).
+   */
   fail(
     route: Route | undefined,
     error: unknown,
@@ -77,12 +92,14 @@ export function createCheckoutCore<Req>(
     ...answer,
     headers: { ...BASE_HEADERS, ...answer.headers },
   });
+  const failed = (
+    route: Route | undefined,
+    error: unknown,
+    where: { method: string; path: string },
+  ) => withBase(route?.page ? pageFailure(error) : errorAnswer(ctx, error, where));
   const fail: CheckoutCore['fail'] = (route, error, where) =>
-    withBase(
-      route?.page
-        ? pageRefusal(error)
-        : errorAnswer(ctx, error, { method: where.method, path: where.path }),
-    );
+    failed(route, parserError(error) ?? error, { method: where.method, path: where.path });
+  const limits = { ...DEFAULT_LIMITS, json: ctx.bodyLimitBytes };
   // The sweep is a use case of its own: one span, the gateway's lookups and list nested under it.
   const sweepTraced = (reconcileOptions: ReconcileOptions) =>
     ctx.telemetry.useCase('reconcile', {}, () => reconcile(reconcileOptions, ctx));
@@ -113,6 +130,9 @@ export function createCheckoutCore<Req>(
   };
   return {
     routes: ROUTES,
+    match: routeMatcher(ROUTES),
+    read: (route, source) => readBody(route.body, source, limits),
+    notFound: (where) => failed(undefined, noSuchRoute(), where),
     // Completed refunds go through the outbox like payment facts; pending ones onto the sweep's list.
     refund: async (command) =>
       refundWith(command, { gateway: await refundGateway(), logger: ctx.logger }, outboxHand(ctx)),
@@ -128,7 +148,7 @@ export function createCheckoutCore<Req>(
             return withBase(await route.run(ex, ctx));
           } catch (error) {
             ctx.telemetry.failed(error);
-            return fail(route, error, { method: ex.method, path: route.path });
+            return failed(route, error, { method: ex.method, path: route.path });
           }
         },
         (answer) => ({ status: answer.status }),

@@ -20,7 +20,7 @@ import {
 } from '../src/index.js';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
-import { cardBody, serveHandler } from './helpers/fetch-server.js';
+import { cardBody, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
 import { sleep, until } from './helpers/wait.js';
 
 type Handler = CheckoutHandler & CheckoutSweep;

@@ -16,7 +16,7 @@ import {
   type RefundEvent,
 } from '../src/index.js';
 import { inMemoryTelemetry, sumOf } from './helpers/telemetry.js';
-import { cardBody, serveHandler } from './helpers/fetch-server.js';
+import { cardBody, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
 import { sleep, until } from './helpers/wait.js';
 
 type Handler = ReturnType<typeof createCheckoutHandler>;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { createCheckoutHandler, type CheckoutOrder, type PaymentMethodKind } from '../src/index.js';
-import { callJson, cardBody, serveHandler } from './helpers/fetch-server.js';
+import { callJson, cardBody, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler } from '../src/index.js';
-import { callJson, cardBody, serveHandler } from './helpers/fetch-server.js';
+import { callJson, cardBody, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
 import { inMemoryTelemetry, sumOf } from './helpers/telemetry.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -4,7 +4,7 @@ import { metrics, trace } from '@opentelemetry/api';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler, type CheckoutHandler } from '../src/index.js';
 import { createTelemetry, NOOP_TELEMETRY } from '../src/telemetry/index.js';
-import { callJson, cardBody, serveHandler } from './helpers/fetch-server.js';
+import { callJson, cardBody, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
 import { inMemoryTelemetry, sumOf } from './helpers/telemetry.js';
 
 // The application's own SDK, registered globally (its own process: the registration stays).

@@ -8,7 +8,7 @@ import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler, type CheckoutHandler } from '../src/index.js';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
-import { callJson, cardBody, serveHandler } from './helpers/fetch-server.js';
+import { callJson, cardBody, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
 import { inMemoryTelemetry, sumOf } from './helpers/telemetry.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };

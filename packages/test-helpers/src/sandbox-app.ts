@@ -3,7 +3,14 @@ import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
-import { createCheckout, type CheckoutOptions } from '@pg-checkout/express';
+import { createCheckout } from '@pg-checkout/express';
+import {
+  createCheckoutHandler,
+  type CheckoutHandler,
+  type CheckoutOptions,
+} from '@pg-checkout/server';
+import { header, type Adapter, type AnyRequest } from './adapters.js';
+import { serveHandler } from './fetch-server.js';
 
 export const PAGE_ORIGIN = 'https://shop.test';
 
@@ -29,11 +36,15 @@ export interface SandboxApp {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Answer = any;
 
-/** The middleware on a real server whose publicUrl is its own address, talking to a real sandbox. */
+/**
+ * The checkout on a real server whose publicUrl is its own address, talking to a real sandbox:
+ * the Express router, or the Fetch handler behind a Node bridge (`adapter`).
+ */
 export async function startSandboxApp(
-  overrides: Partial<CheckoutOptions> = {},
+  overrides: Partial<CheckoutOptions<AnyRequest>> = {},
   clientTimeoutMs = 5_000,
   shared?: Sandbox,
+  adapter: Adapter = 'express',
 ): Promise<SandboxApp> {
   // A shared sandbox belongs to the caller, who closes it.
   const sandbox = shared ?? (await createSandbox({ port: 0, host: '127.0.0.1' }));
@@ -43,29 +54,23 @@ export async function startSandboxApp(
     baseUrl: sandbox.url,
     timeoutMs: clientTimeoutMs,
   });
-  const app = express();
-  // Mounted lazily: the router needs publicUrl, which needs the listening port.
-  const mounted: { router?: Router } = {};
-  app.use('/checkout', (req, res, next) => mounted.router!(req, res, next));
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/checkout`;
   let order = 0;
-  mounted.router = createCheckout({
+  const options = (url: string): CheckoutOptions<AnyRequest> => ({
     gateway: client,
     webhookSecret: sandbox.secret,
     publicUrl: url,
     allowedOrigins: [PAGE_ORIGIN],
     rateLimit: false,
     resolveOrder: (req) => ({
-      amount: Number(req.get('x-amount') ?? 10_000),
-      currency: req.get('x-currency') ?? 'ZAR',
-      reference: req.get('x-order') ?? `sbx-${Date.now()}-${++order}`,
+      amount: Number(header(req, 'x-amount') ?? 10_000),
+      currency: header(req, 'x-currency') ?? 'ZAR',
+      reference: header(req, 'x-order') ?? `sbx-${Date.now()}-${++order}`,
     }),
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     ...overrides,
   });
+  const served = adapter === 'fetch' ? await serveFetch(options) : await serveExpress(options);
+  const { url } = served;
   const json = async (response: Response) => {
     const body = (await response.json()) as Answer;
     if (typeof body?.reference === 'string' && typeof body.clientSecret === 'string')
@@ -83,8 +88,7 @@ export async function startSandboxApp(
     sandboxUrl: sandbox.url,
     secret: sandbox.secret,
     async close() {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await served.close();
       if (!shared) await sandbox.close();
     },
     post: async (path, body, headers = {}) =>
@@ -117,6 +121,49 @@ export async function startSandboxApp(
       });
       if (!response.ok)
         throw new Error(`sandbox ${path}: ${response.status} ${await response.text()}`);
+    },
+  };
+}
+
+/** `startSandboxApp` over one adapter, for a suite run by `overAdapters`. */
+export const sandboxAppOver =
+  (adapter: Adapter) =>
+  (overrides?: Partial<CheckoutOptions<AnyRequest>>, clientTimeoutMs?: number, shared?: Sandbox) =>
+    startSandboxApp(overrides, clientTimeoutMs, shared, adapter);
+
+type Options = (url: string) => CheckoutOptions<AnyRequest>;
+
+// Mounted lazily: the checkout needs publicUrl, which needs the listening port.
+async function serveExpress(options: Options): Promise<{ url: string; close(): Promise<void> }> {
+  const app = express();
+  const mounted: { router?: Router } = {};
+  app.use('/checkout', (req, res, next) => mounted.router!(req, res, next));
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/checkout`;
+  const router = createCheckout(options(url));
+  mounted.router = router;
+  return {
+    url,
+    async close() {
+      router.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+async function serveFetch(options: Options): Promise<{ url: string; close(): Promise<void> }> {
+  const mounted: { handler?: CheckoutHandler & { close(): void } } = {};
+  const served = await serveHandler(() => mounted.handler!);
+  const url = `${served.base}/checkout`;
+  mounted.handler = createCheckoutHandler(options(url));
+  return {
+    url,
+    async close() {
+      mounted.handler!.close();
+      await served.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import { jsonAnswer, type HttpAnswer } from './exchange.js';
 import { statusOf, type CoreErrorCode } from './status-table.js';
+import { pageRefusal } from './routes.js';
 
 const answer = (status: number, code: string, message: string, headers?: Record<string, string>) =>
   jsonAnswer(status, { success: false, message, code }, headers);
@@ -58,4 +59,14 @@ export function errorAnswer(
   }
   ctx.logger.error('checkout request failed', { ...where, status: result.status, error });
   return result;
+}
+
+/** A path under the mount that names no route. */
+export const noSuchRoute = () => new CheckoutError('not_found', 'No such checkout route.');
+
+/** A bank's post refused before its route ran: the completion page, keeping the reader's `Connection: close`. */
+export function pageFailure(error: unknown): HttpAnswer {
+  const page = pageRefusal(error);
+  const connection = error instanceof CheckoutError ? error.headers.Connection : undefined;
+  return connection ? { ...page, headers: { ...page.headers, Connection: connection } } : page;
 }
