@@ -102,7 +102,12 @@ export async function attemptPayment(
   ctx: Context,
   attempt: { order: string; n: number },
 ): Promise<PaymentRecord | undefined> {
-  const raw = await ctx.store.get(orderKeys(attempt.order).ledger);
-  const reference = raw ? (JSON.parse(raw) as Ledger).attempts[attempt.n]?.reference : undefined;
+  const reference = (await readLedger(ctx, attempt.order))?.attempts[attempt.n]?.reference;
   return reference ? readPaymentStrictly(ctx, reference) : undefined;
+}
+
+/** The order's ledger as the store keeps it, read without the lock (to look, never to move). */
+export async function readLedger(ctx: Context, order: string): Promise<Ledger | undefined> {
+  const raw = await ctx.store.get(orderKeys(order).ledger);
+  return raw ? (JSON.parse(raw) as Ledger) : undefined;
 }
