@@ -2,7 +2,7 @@ import type { LookupRecord } from '../gateway/port.js';
 import type { PaymentState } from '../payment-state.js';
 import type { Context } from '../setup/context.js';
 import { orderKeys } from '../stores/keys.js';
-import { move, observe, type Ledger, type OrderSession } from './ledger.js';
+import { move, observe, type Ledger, type LedgerAttempt, type OrderSession } from './ledger.js';
 import { isFinal, loadPayment, loadPaymentSafely, type PaymentRecord } from './records.js';
 import { saveSafely, settle } from './settle.js';
 import type { AttemptEvent } from './states.js';
@@ -56,6 +56,19 @@ export async function recordAnswer(
   if (!answer.payment) return;
   if (answer.quiet) await saveSafely(ctx, answer.payment);
   else await settle(ctx, answer.payment, { cache: answer.keep ?? true });
+}
+
+/**
+ * Attempt `n` as the ledger holds it. A payment waiting for Step 2 that the ledger lacks (its
+ * ledger write was lost after the create: the payment is ahead) is held again as `open`.
+ */
+export function heldAttempt(
+  book: OrderSession,
+  n: number,
+  payment: Pick<PaymentRecord, 'reference' | 'method'>,
+): LedgerAttempt {
+  const { reference, method = 'card' } = payment;
+  return (book.ledger.attempts[n] ??= { method, status: 'open', reference, openedAt: 0 });
 }
 
 /**

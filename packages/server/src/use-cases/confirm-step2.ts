@@ -8,7 +8,7 @@ import { enforceLimits } from '../limits/limits.js';
 import { alreadyPaidState, stateFromFailure, stateFromOutcome } from '../order/outcomes.js';
 import type { PaymentRecord } from '../order/records.js';
 import { gatewayView } from '../order/settle.js';
-import { readPayment, readPaymentStrictly, recordAnswer } from '../order/book.js';
+import { heldAttempt, readPayment, readPaymentStrictly, recordAnswer } from '../order/book.js';
 import {
   paidAttempt,
   parseAttemptReference,
@@ -79,12 +79,7 @@ export async function confirmStep2(
       const threeDS = current.threeDS;
       if (current.state.status !== 'authenticating' || threeDS?.version !== 2 || !threeDS.txId)
         return current.state;
-      const attempt = (ledger.attempts[attemptOf.n] ??= {
-        method: current.method ?? 'card',
-        status: 'open',
-        reference,
-        openedAt: 0,
-      });
+      const attempt = heldAttempt(book, attemptOf.n, current);
       // The ledger knows it ended (another tab's Step 2 or a lookup): the record is stale.
       if (attempt.status !== 'open')
         return (await gatewayViewState(ctx, reference)) ?? current.state;
