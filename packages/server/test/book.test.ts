@@ -3,6 +3,7 @@
  * attempt in the order's ledger and keeps its payment; the two halves are written in one order
  * that a crash between them cannot make lie; records of the previous release are still read.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore } from '../src/stores/memory.js';
@@ -333,5 +334,20 @@ describe('store round trips of a card payment without a challenge', () => {
         s.store.calls,
         hook ? ['lockAndGet', 'setIfAbsent', 'set', 'writeAll'] : ['lockAndGet', 'writeAll'],
       );
+    });
+});
+
+describe('the use cases change a payment only through the book', () => {
+  // The halves' own writers: a use case that imports one keeps two books in step again.
+  const WRITERS =
+    /\b(move|observe|settle|saveSafely|savePayment|loadPayment|loadPaymentSafely|orderKeys)\b/;
+  const dir = new URL('../src/use-cases/', import.meta.url);
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts')))
+    it(file, () => {
+      const source = readFileSync(new URL(file, dir), 'utf8');
+      const names = [
+        ...source.matchAll(/import (?:type )?\{([^}]*)\} from '\.\.\/(?:order|stores)\/[^']+';/g),
+      ].map((m) => m[1]!);
+      for (const imported of names) assert.doesNotMatch(imported, WRITERS, `${file}: ${imported}`);
     });
 });
