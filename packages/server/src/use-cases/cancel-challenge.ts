@@ -3,9 +3,10 @@ import type { PaymentState } from '../payment-state.js';
 import type { Caller } from './caller.js';
 import type { Context } from '../setup/context.js';
 import { enforceLimits } from '../limits/limits.js';
-import { isFinal, loadPaymentSafely } from '../order/records.js';
-import { gatewayView, settle } from '../order/settle.js';
-import { move, parseAttemptReference, withOrder } from '../order/ledger.js';
+import { isFinal } from '../order/records.js';
+import { gatewayView } from '../order/settle.js';
+import { readPayment, recordAnswer } from '../order/book.js';
+import { parseAttemptReference, withOrder } from '../order/ledger.js';
 import type { OwnedPayment } from './confirm-step2.js';
 import { paymentStatus } from './status.js';
 
@@ -43,27 +44,29 @@ export async function cancelChallenge(
   const ended = await withOrder(
     ctx,
     attempt.order,
-    async ({ ledger }) => {
-      const record = await loadPaymentSafely(ctx, reference);
+    async (book) => {
+      const record = await readPayment(ctx, reference);
       if (record && isFinal(record.state)) return undefined;
       const view = await gatewayView(ctx, reference, record?.method);
       if (view.kind === 'final') return undefined;
       // A proof whose confirm got no answer may still be charged: only the gateway can end that.
       if (view.kind === 'unknown' || record?.retryProof) throw stillChecking();
-      if (ledger.attempts[attempt.n]?.status === 'open') move(ledger, attempt.n, 'superseded');
       const state = cancelled(reference);
       ctx.logger.info('3-D Secure closed by the shopper; its proof will not be sent', {
         reference,
       });
-      await settle(ctx, {
-        ...(record ?? {
-          reference,
-          merchantReference,
-          orderReference: attempt.order,
-          amount: view.record.amount,
-          currency: view.record.currency,
-        }),
-        state,
+      await recordAnswer(ctx, book, attempt.n, {
+        event: book.ledger.attempts[attempt.n]?.status === 'open' ? 'superseded' : undefined,
+        payment: {
+          ...(record ?? {
+            reference,
+            merchantReference,
+            orderReference: attempt.order,
+            amount: view.record.amount,
+            currency: view.record.currency,
+          }),
+          state,
+        },
       });
       return state;
     },

@@ -4,15 +4,10 @@ import type { Context } from '../setup/context.js';
 import { classifyGatewayError, type GatewayFailure } from '../gateway/failures.js';
 import { paymentKeys } from '../stores/keys.js';
 import { alreadyPaidState, pendingState, stateFromFailure } from '../order/outcomes.js';
-import { isFinal, loadPaymentSafely, type PaymentRecord } from '../order/records.js';
-import { gatewayView, settle } from '../order/settle.js';
-import {
-  attemptReference,
-  move,
-  paidAttempt,
-  refreshAttempts,
-  withOrder,
-} from '../order/ledger.js';
+import { isFinal, type PaymentRecord } from '../order/records.js';
+import { gatewayView } from '../order/settle.js';
+import { paymentOf, readPayment, recordAnswer } from '../order/book.js';
+import { attemptReference, paidAttempt, refreshAttempts, withOrder } from '../order/ledger.js';
 import { later } from '../runtime/timers.js';
 
 /** Least time between two sends of one kept proof, across instances. */
@@ -73,16 +68,17 @@ export async function confirmProof(ctx: Context, post: ProofPost): Promise<Proof
   return withOrder(
     ctx,
     post.order,
-    async ({ ledger, stored }) => {
+    async (book) => {
+      const { ledger } = book;
       const attempt = ledger.attempts[post.n];
       const reference = attempt?.reference;
       if (!attempt || !reference) return { kind: 'rejected' };
-      const record = stored ? await loadPaymentSafely(ctx, reference) : undefined;
+      const { payment: record, stale } = await paymentOf(ctx, book, post.n);
       const pageOrigin = record?.pageOrigin;
       if (attempt.status !== 'open' || (record && isFinal(record.state))) {
         // A replay, or a post after the payment ended: confirm nothing twice.
         const state =
-          record?.state ??
+          (stale ? undefined : record?.state) ??
           (await (async () => {
             const view = await gatewayView(ctx, reference, record?.method);
             return view.kind === 'final' ? view.state : pendingState(reference);
@@ -105,11 +101,10 @@ export async function confirmProof(ctx: Context, post: ProofPost): Promise<Proof
         ctx.logger.warn('3-D Secure proof not sent: another attempt already paid the order', {
           reference,
         });
-        move(ledger, post.n, 'superseded');
         const state = alreadyPaidState(reference);
-        await settle(ctx, {
-          ...(record ?? recordFromGateway(post, reference, undefined, state)),
-          state,
+        await recordAnswer(ctx, book, post.n, {
+          event: 'superseded',
+          payment: { ...(record ?? recordFromGateway(post, reference, undefined, state)), state },
         });
         return { kind: 'done', reference, state, ...(pageOrigin ? { pageOrigin } : {}) };
       }
@@ -129,17 +124,18 @@ export async function confirmProof(ctx: Context, post: ProofPost): Promise<Proof
         );
       const { retryProof: _previous, ...rest } = base;
       if (outcome.kind === 'waiting') {
-        await settle(ctx, {
-          ...rest,
-          retryProof: { version: post.version, proof: post.proof },
+        await recordAnswer(ctx, book, post.n, {
+          payment: { ...rest, retryProof: { version: post.version, proof: post.proof } },
         });
         scheduleRetries(ctx, reference, post, post.retry === undefined ? 0 : post.retry + 1);
         return { kind: 'waiting', reference, ...(pageOrigin ? { pageOrigin } : {}) };
       }
-      move(ledger, post.n, eventOf(outcome.state));
       if (outcome.state.status === 'declined')
         await noteDecline(ctx, { order: post.order, shopperId: rest.shopperId });
-      await settle(ctx, { ...rest, state: outcome.state });
+      await recordAnswer(ctx, book, post.n, {
+        event: eventOf(outcome.state),
+        payment: { ...rest, state: outcome.state },
+      });
       return {
         kind: 'done',
         reference,
@@ -228,7 +224,7 @@ function scheduleRetries(ctx: Context, reference: string, post: ProofPost, step:
   if (delay === undefined || delay > ctx.sessionTtlMs) return;
   later(() => {
     void (async () => {
-      const record = await loadPaymentSafely(ctx, reference);
+      const record = await readPayment(ctx, reference);
       if (!record?.retryProof || isFinal(record.state)) return;
       // A send that again gets no usable answer schedules the next one itself (confirmProof).
       await retryPendingConfirm(ctx, record, { ...post, retry: step });
@@ -257,5 +253,5 @@ async function retryPendingConfirm(
     });
     return record;
   }
-  return (await loadPaymentSafely(ctx, record.reference)) ?? record;
+  return (await readPayment(ctx, record.reference)) ?? record;
 }

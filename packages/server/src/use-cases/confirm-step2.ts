@@ -6,15 +6,15 @@ import { classifyGatewayError } from '../gateway/failures.js';
 import { noteDecline } from '../limits/card-testing.js';
 import { enforceLimits } from '../limits/limits.js';
 import { alreadyPaidState, stateFromFailure, stateFromOutcome } from '../order/outcomes.js';
-import { loadPayment, loadPaymentSafely, type PaymentRecord } from '../order/records.js';
-import { gatewayView, settle } from '../order/settle.js';
+import type { PaymentRecord } from '../order/records.js';
+import { gatewayView } from '../order/settle.js';
+import { heldAttempt, readPayment, readPaymentStrictly, recordAnswer } from '../order/book.js';
 import {
-  move,
   paidAttempt,
   parseAttemptReference,
   refreshAttempts,
   withOrder,
-  type Ledger,
+  type OrderSession,
 } from '../order/ledger.js';
 import { approvalFor } from './paid.js';
 
@@ -45,7 +45,7 @@ export async function confirmStep2(
   const { reference } = payment;
   let record: PaymentRecord | undefined;
   try {
-    record = await loadPayment(ctx, reference);
+    record = await readPaymentStrictly(ctx, reference);
   } catch (error) {
     throw storeUnavailable(ctx.logger, error);
   }
@@ -72,32 +72,30 @@ export async function confirmStep2(
   const state = await withOrder(
     ctx,
     attemptOf.order,
-    async ({ ledger }) => {
+    async (book) => {
+      const { ledger } = book;
       // Re-read under the lock: another call may have moved it on.
-      const current = (await loadPaymentSafely(ctx, reference)) ?? record!;
+      const current = (await readPayment(ctx, reference)) ?? record!;
       const threeDS = current.threeDS;
       if (current.state.status !== 'authenticating' || threeDS?.version !== 2 || !threeDS.txId)
         return current.state;
-      const attempt = (ledger.attempts[attemptOf.n] ??= {
-        method: current.method ?? 'card',
-        status: 'open',
-        reference,
-        openedAt: 0,
-      });
+      const attempt = heldAttempt(book, attemptOf.n, current);
       // The ledger knows it ended (another tab's Step 2 or a lookup): the record is stale.
       if (attempt.status !== 'open')
         return (await gatewayViewState(ctx, reference)) ?? current.state;
       await refreshAttempts(ctx, attemptOf.order, ledger, attemptOf.n);
       if (paidAttempt(ledger)) {
-        move(ledger, attemptOf.n, 'superseded');
         const state = alreadyPaidState(reference);
-        await settle(ctx, { ...current, state });
+        await recordAnswer(ctx, book, attemptOf.n, {
+          event: 'superseded',
+          payment: { ...current, state },
+        });
         return state;
       }
       return sendStep2(
         ctx,
         current,
-        ledger,
+        book,
         attemptOf.n,
         threeDS as Required<typeof threeDS>,
         caller.clientIp,
@@ -125,7 +123,7 @@ async function gatewayViewState(ctx: Context, reference: string) {
 async function sendStep2(
   ctx: Context,
   record: PaymentRecord,
-  ledger: Ledger,
+  book: OrderSession,
   n: number,
   threeDS: NonNullable<PaymentRecord['threeDS']>,
   clientIp: string,
@@ -138,11 +136,9 @@ async function sendStep2(
       transactionId: threeDS.transactionId,
     });
     const next = await stateFromOutcome(ctx, outcome, record.merchantReference);
-    move(ledger, n, next.state.status === 'approved' ? 'charged' : 'created');
-    await settle(ctx, {
-      ...record,
-      state: next.state,
-      ...(next.threeDS ? { threeDS: next.threeDS } : {}),
+    await recordAnswer(ctx, book, n, {
+      event: next.state.status === 'approved' ? 'charged' : 'created',
+      payment: { ...record, state: next.state, ...(next.threeDS ? { threeDS: next.threeDS } : {}) },
     });
     return next.state;
   } catch (error) {
@@ -151,27 +147,32 @@ async function sendStep2(
       // The lost answer moved the gateway past Step 2; its challenge data is gone, and nothing was charged.
       const view = await gatewayView(ctx, reference);
       const state = view.kind === 'final' ? view.state : STEP2_LOST_STATE(reference);
-      if (view.kind !== 'waiting')
-        move(ledger, n, state.status === 'approved' ? 'charged' : 'refused');
-      await settle(ctx, { ...record, state });
+      await recordAnswer(ctx, book, n, {
+        event:
+          view.kind === 'waiting' ? undefined : state.status === 'approved' ? 'charged' : 'refused',
+        payment: { ...record, state },
+      });
       return state;
     }
     if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
       const state = stateFromFailure(failure, reference);
-      move(ledger, n, 'refused');
       const { orderReference: order, shopperId } = record;
       await noteDecline(ctx, { order, shopperId, clientIp });
-      await settle(ctx, { ...record, state });
+      await recordAnswer(ctx, book, n, { event: 'refused', payment: { ...record, state } });
       return state;
     }
     if (failure.kind === 'outcome_unknown') {
       const view = await gatewayView(ctx, reference);
       if (view.kind === 'final') {
-        move(ledger, n, view.state.status === 'approved' ? 'charged' : 'refused');
-        await settle(ctx, { ...record, state: view.state });
+        await recordAnswer(ctx, book, n, {
+          event: view.state.status === 'approved' ? 'charged' : 'refused',
+          payment: { ...record, state: view.state },
+        });
         return view.state;
       }
-      await settle(ctx, { ...record, threeDS: { ...threeDS, step2Unknown: true } });
+      await recordAnswer(ctx, book, n, {
+        payment: { ...record, threeDS: { ...threeDS, step2Unknown: true } },
+      });
     }
     // Nothing settled: the component may try Step 2 again.
     throw error;

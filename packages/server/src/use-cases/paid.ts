@@ -3,7 +3,7 @@ import type { CheckoutOrder, PaymentMethodKind } from '../options.js';
 import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
 import type { Context } from '../setup/context.js';
 import { paymentKeys } from '../stores/keys.js';
-import { loadPaymentSafely } from '../order/records.js';
+import { readPayment } from '../order/book.js';
 import { gatewayView } from '../order/settle.js';
 import { attemptReference, paidAttempt, type Ledger } from '../order/ledger.js';
 import { matchesCharge } from '../order/states.js';
@@ -59,7 +59,7 @@ async function answerForCharge(
   // A record rebuilt without the gateway's lookup holds amount 0: not a charge to compare.
   const known = () => Boolean(amount && currency);
   if (!known()) {
-    const record = await loadPaymentSafely(ctx, charge.reference);
+    const record = await readPayment(ctx, charge.reference);
     if (record) ({ amount, currency } = record);
   }
   if (!known()) {
@@ -146,7 +146,7 @@ async function paidOrderAnswer(
   order: CheckoutOrder,
   charge: Charge,
 ): Promise<PaymentState> {
-  const record = await loadPaymentSafely(ctx, charge.reference);
+  const record = await readPayment(ctx, charge.reference);
   const approved = record?.state.status === 'approved' ? record.state : undefined;
   return answerForCharge(
     ctx,

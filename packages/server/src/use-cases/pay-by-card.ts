@@ -13,15 +13,13 @@ import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../order/ou
 import type { PaymentRecord } from '../order/records.js';
 import { findSavedCard, registerCard, settleSavedCard } from '../cards/saved-cards.js';
 import type { CreatePaymentCommand } from './schemas.js';
-import { settle } from '../order/settle.js';
+import { recordAnswer } from '../order/book.js';
 import {
   attemptReference,
-  move,
-  observe,
   refreshAttempts,
   startAttempt,
   withOrder,
-  type Ledger,
+  type OrderSession,
 } from '../order/ledger.js';
 import { amountChanged } from './amount-shown.js';
 import { alreadyPaidBy, owned, paidAnswer } from './paid.js';
@@ -93,7 +91,8 @@ export async function payByCard(
   return withOrder(
     ctx,
     order.reference,
-    async ({ ledger }) => {
+    async (book) => {
+      const { ledger } = book;
       const paid = await paidAnswer(ctx, caller, order, ledger);
       if (paid) return alreadyPaidBy(paid);
       if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') return TIMEOUT_STATE;
@@ -101,20 +100,20 @@ export async function payByCard(
       if (paidNow) return alreadyPaidBy(paidNow);
       // Checked under the lock, right before the one create: the total charged is the one shown.
       return (
-        amountChanged(cmd.shown, order) ?? sendCreate(ctx, cmd, caller, order, ledger, shopperId)
+        amountChanged(cmd.shown, order) ?? sendCreate(ctx, cmd, caller, order, book, shopperId)
       );
     },
     { waitMs: CREATE_LOCK_WAIT_MS },
   );
 }
 
-/** The one create call of an attempt, under the order's lock; the ledger learns its outcome. */
+/** The one create call of an attempt, under the order's lock; the book learns its outcome. */
 async function sendCreate(
   ctx: Context,
   cmd: CreatePaymentCommand,
   caller: Caller,
   order: CheckoutOrder,
-  ledger: Ledger,
+  book: OrderSession,
   shopperId: string | undefined,
 ): Promise<OwnedPaymentState> {
   const gateway = await ctx.gateway();
@@ -123,7 +122,7 @@ async function sendCreate(
     'token' in cmd.card || !cmd.saveCard
       ? undefined
       : await registerCard(ctx, caller, shopperId, cmd.card as CardInput);
-  const { n, attempt } = startAttempt(ctx, ledger, {
+  const { n } = startAttempt(ctx, book.ledger, {
     method: methodOf(cmd),
     amount: order.amount,
     currency: order.currency,
@@ -164,7 +163,7 @@ async function sendCreate(
           : 'payment create got no answer; reconciling',
         { merchantReference },
       );
-      return own(await settleLostCreate(ctx, base, ledger, n));
+      return own(await settleLostCreate(ctx, base, book, n));
     }
     if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
       const reference = (error as { reference?: unknown }).reference;
@@ -172,12 +171,15 @@ async function sendCreate(
         failure,
         typeof reference === 'string' ? reference : undefined,
       );
-      move(ledger, n, 'refused');
       await noteDecline(ctx, { order: order.reference, shopperId, clientIp });
-      if (state.reference) {
-        attempt.reference = state.reference;
-        await settle(ctx, { ...base, reference: state.reference, state }, { cache: false });
-      } else await settleSavedCard(ctx, { ...base, reference: merchantReference, state });
+      await recordAnswer(ctx, book, n, {
+        event: 'refused',
+        ...(state.reference
+          ? { payment: { ...base, reference: state.reference, state }, keep: false }
+          : {}),
+      });
+      if (!state.reference)
+        await settleSavedCard(ctx, { ...base, reference: merchantReference, state });
       ctx.logger.info('card payment declined', {
         merchantReference,
         card: 'number' in cmd.card ? maskPan(cmd.card.number) : 'token',
@@ -185,22 +187,24 @@ async function sendCreate(
       return own(state);
     }
     // Refused before processing (bad request, signature, wrong URL): nothing was created.
-    move(ledger, n, 'never_created');
+    await recordAnswer(ctx, book, n, { event: 'never_created' });
     if (pendingCard)
       await settleSavedCard(ctx, { ...base, reference: merchantReference, state: TIMEOUT_STATE });
     throw setupFault(ctx, failure, error) ?? error;
   }
   const { state, threeDS } = await stateFromOutcome(ctx, outcome, merchantReference);
-  attempt.reference = outcome.reference;
-  move(ledger, n, state.status === 'approved' ? 'charged' : 'created');
-  const record: PaymentRecord = {
+  const payment: PaymentRecord = {
     ...base,
     reference: outcome.reference,
     state,
     ...(threeDS ? { threeDS } : {}),
   };
   // Only a payment still under way needs its record (3-D Secure ids, the page's origin).
-  await settle(ctx, record, { cache: Boolean(threeDS) });
+  await recordAnswer(ctx, book, n, {
+    event: state.status === 'approved' ? 'charged' : 'created',
+    payment,
+    keep: Boolean(threeDS),
+  });
   return own(state);
 }
 
@@ -208,10 +212,10 @@ async function sendCreate(
 async function settleLostCreate(
   ctx: Context,
   base: Omit<PaymentRecord, 'reference' | 'state'>,
-  ledger: Ledger,
+  book: OrderSession,
   n: number,
 ): Promise<PaymentState> {
-  const attempt = ledger.attempts[n]!;
+  const attempt = book.ledger.attempts[n]!;
   let result;
   try {
     result = await (await ctx.gateway()).reconcile(base.merchantReference);
@@ -227,12 +231,14 @@ async function settleLostCreate(
     if (ctx.now() - attempt.openedAt < ctx.reconcileGraceMs) return TIMEOUT_STATE; // asked again next try
     // The gateway says it never got it (and the merchant set no grace): the number is used again,
     // so a late arrival of this create is refused as a duplicate.
-    move(ledger, n, 'never_created');
+    await recordAnswer(ctx, book, n, { event: 'never_created' });
     return timedOut(NOT_CHARGED_TIMEOUT);
   }
-  observe(attempt, result.record);
   const reference = result.record.reference;
   const state = stateOfLostAttempt(stateFromLookup(result.record), reference);
-  await settle(ctx, { ...base, reference, state });
+  await recordAnswer(ctx, book, n, {
+    observed: result.record,
+    payment: { ...base, reference, state },
+  });
   return state;
 }

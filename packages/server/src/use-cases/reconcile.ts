@@ -4,10 +4,11 @@ import type { ReconcileOptions, ReconcileSummary } from '../options.js';
 import type { Context } from '../setup/context.js';
 import { deliver, factKindOf, wantsFact, type Fact, type OutboxEntry } from '../facts/delivery.js';
 import { classifyGatewayError } from '../gateway/failures.js';
-import { orderKeys, paymentKeys, sweepKeys } from '../stores/keys.js';
+import { paymentKeys, sweepKeys } from '../stores/keys.js';
 import { stateFromLookup } from '../order/outcomes.js';
 import { drain, type SweepItem } from '../facts/sweep-list.js';
-import { attemptReference, parseAttemptReference, type Ledger } from '../order/ledger.js';
+import { attemptReference, parseAttemptReference } from '../order/ledger.js';
+import { readLedger } from '../order/book.js';
 import { askAboutRefund, handOverLostRefunds } from './reconcile-refunds.js';
 import { counted, type Summary } from './sweep-summary.js';
 
@@ -112,9 +113,8 @@ async function askAboutOrder(
   item: Extract<SweepItem, { kind: 'order' }>,
   summary: Summary,
 ): Promise<boolean> {
-  const raw = await ctx.store.get(orderKeys(item.order).ledger);
-  if (!raw) return false; // the store lost it: the gateway's list finds its charges
-  const ledger = JSON.parse(raw) as Ledger;
+  const ledger = await readLedger(ctx, item.order);
+  if (!ledger) return false; // the store lost it: the gateway's list finds its charges
   const age = ctx.now() - item.at;
   const gateway = await ctx.gateway();
   let again = false;

@@ -9,11 +9,9 @@ import { pendingState } from '../order/outcomes.js';
 import { notifyUrl } from '../http/route-url.js';
 import type { RedirectCommand } from './schemas.js';
 import { amountChanged } from './amount-shown.js';
-import { saveSafely } from '../order/settle.js';
+import { recordAnswer } from '../order/book.js';
 import {
   attemptReference,
-  move,
-  observe,
   paidAttempt,
   refreshAttempts,
   startAttempt,
@@ -59,7 +57,8 @@ export async function startRedirect(
       'The hosted page is for payments in currencies other than ZAR.',
     );
   }
-  return withOrder(ctx, order.reference, async ({ ledger }) => {
+  return withOrder(ctx, order.reference, async (book) => {
+    const { ledger } = book;
     if (paidAttempt(ledger)) throw alreadyPaid();
     if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') throw stillUnknown();
     if (paidAttempt(ledger)) throw alreadyPaid();
@@ -113,26 +112,28 @@ export async function startRedirect(
         // The store forgot this attempt; the gateway has it. Read it, and let the shopper retry.
         const found = await gateway.reconcile(merchantReference);
         if (found.found) {
-          observe(attempt, found.record);
+          await recordAnswer(ctx, book, n, { observed: found.record });
           if (attempt.status === 'paid') throw alreadyPaid();
         }
         throw new CheckoutError('conflict', 'Please try again.');
       }
       if (failure.kind === 'outcome_unknown') throw error; // stays `unknown`: the next try reconciles
-      move(ledger, n, 'never_created');
+      await recordAnswer(ctx, book, n, { event: 'never_created' });
       throw setupFault(ctx, failure, error) ?? error;
     }
-    attempt.reference = result.reference;
-    move(ledger, n, 'created');
-    await saveSafely(ctx, {
-      reference: result.reference,
-      merchantReference,
-      orderReference: order.reference,
-      amount: order.amount,
-      currency: order.currency,
-      ...(caller.pageOrigin ? { pageOrigin: caller.pageOrigin } : {}),
-      method,
-      state: pendingState(result.reference),
+    await recordAnswer(ctx, book, n, {
+      event: 'created',
+      payment: {
+        reference: result.reference,
+        merchantReference,
+        orderReference: order.reference,
+        amount: order.amount,
+        currency: order.currency,
+        ...(caller.pageOrigin ? { pageOrigin: caller.pageOrigin } : {}),
+        method,
+        state: pendingState(result.reference),
+      },
+      quiet: true,
     });
     return {
       success: true as const,

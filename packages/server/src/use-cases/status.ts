@@ -5,8 +5,9 @@ import type { Caller } from './caller.js';
 import type { Context } from '../setup/context.js';
 import { enforceLimits } from '../limits/limits.js';
 import { alreadyPaidState, pendingState } from '../order/outcomes.js';
-import { isFinal, loadPaymentSafely, type PaymentRecord } from '../order/records.js';
-import { gatewayView, settle } from '../order/settle.js';
+import { isFinal } from '../order/records.js';
+import { gatewayView } from '../order/settle.js';
+import { readPayment, recordLookup } from '../order/book.js';
 import {
   attemptReference,
   paidAttempt,
@@ -36,16 +37,18 @@ export async function paymentStatus(
   ctx: Context,
 ): Promise<PaymentState> {
   const { reference, merchantReference } = payment;
-  const record = await loadPaymentSafely(ctx, reference);
+  const record = await readPayment(ctx, reference);
+  // What was charged: the book's, else the gateway's lookup's (asked once per read, never twice).
+  let charged: { amount: number; currency: string } | undefined = record;
   const state = record && isFinal(record.state) ? record.state : await fromGateway();
   return state.status === 'approved' ? checkedCharge(state) : state;
 
   async function fromGateway(): Promise<PaymentState> {
     await enforceLimits(ctx, caller, 'read');
     const view = await gatewayView(ctx, reference, record?.method);
+    if (view.kind !== 'unknown' && !(charged?.amount && charged.currency)) charged = view.record;
     if (view.kind === 'final') {
-      if (record && view.state.status !== record.state.status)
-        await settle(ctx, { ...record, state: view.state });
+      if (record) await recordLookup(ctx, record, view.state);
       return view.state;
     }
     if (record) return record.state.status === 'pending' ? pendingState(reference) : record.state;
@@ -70,14 +73,17 @@ export async function paymentStatus(
     return approvalFor(
       ctx,
       caller,
-      { ...payment, order: attempt.order, method, ...chargedOf(record) },
+      {
+        ...payment,
+        order: attempt.order,
+        method,
+        amount: charged?.amount,
+        currency: charged?.currency,
+      },
       approved,
     );
   }
 }
-
-const chargedOf = (record: PaymentRecord | undefined) =>
-  record ? { amount: record.amount, currency: record.currency } : {};
 
 /** What `GET {mount}/order` answers (docs/contracts.md, "What the order is now"). */
 export type OrderStatusAnswer = OrderStatus;
@@ -110,7 +116,7 @@ export async function orderStatus(caller: Caller, ctx: Context): Promise<OrderSt
       // Under way: hand back what the browser needs to resume, when the store still has it.
       for (const [n, attempt] of Object.entries(ledger.attempts)) {
         if (attempt.status !== 'open' || !attempt.reference) continue;
-        const record = await loadPaymentSafely(ctx, attempt.reference);
+        const record = await readPayment(ctx, attempt.reference);
         if (!record || isFinal(record.state)) continue;
         const merchantReference = attemptReference(order.reference, Number(n));
         return {

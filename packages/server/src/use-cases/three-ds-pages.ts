@@ -1,7 +1,6 @@
 import type { Context } from '../setup/context.js';
-import { orderKeys } from '../stores/keys.js';
-import { loadPayment } from '../order/records.js';
-import { parseAttemptReference, type Ledger } from '../order/ledger.js';
+import { attemptPayment } from '../order/book.js';
+import { parseAttemptReference } from '../order/ledger.js';
 
 /** The attempt a `:session` token of the 3-D Secure URLs names, or `undefined` when the token is not ours. */
 export async function sessionAttempt(ctx: Context, session: string | undefined) {
@@ -17,9 +16,7 @@ export async function methodContent(
   ctx: Context,
   attempt: { order: string; n: number },
 ): Promise<{ content: string; frameAncestor: string } | undefined> {
-  const raw = await ctx.store.get(orderKeys(attempt.order).ledger);
-  const reference = raw ? (JSON.parse(raw) as Ledger).attempts[attempt.n]?.reference : undefined;
-  const record = reference ? await loadPayment(ctx, reference) : undefined;
+  const record = await attemptPayment(ctx, attempt);
   const content = record?.threeDS?.tdsMethodContent;
   return record && content ? { content, frameAncestor: record.pageOrigin ?? "'self'" } : undefined;
 }

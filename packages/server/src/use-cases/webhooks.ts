@@ -10,9 +10,9 @@ import type { WebhookEvent } from '../options.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError } from '../gateway/failures.js';
 import { stateFromLookup } from '../order/outcomes.js';
-import { isFinal, loadPaymentSafely, type PaymentRecord } from '../order/records.js';
+import { isFinal, type PaymentRecord } from '../order/records.js';
 import { deliverRefundsOf } from '../facts/refund-facts.js';
-import { settle } from '../order/settle.js';
+import { readPayment, recordLookup } from '../order/book.js';
 import { parseAttemptReference } from '../order/ledger.js';
 
 const DONE_TTL_MS = 4 * 24 * 60 * 60_000; // the gateway retries for up to three days
@@ -112,7 +112,7 @@ export async function receiveWebhook(
   let ours: PaymentRecord | undefined;
   if (verified.type === 'payment') {
     const reference = verified.payload.paymentReference;
-    ours = await loadPaymentSafely(ctx, reference);
+    ours = await readPayment(ctx, reference);
     let record: LookupRecord | undefined;
     try {
       record = await lookupNotified(ctx, reference, ours?.method);
@@ -148,7 +148,7 @@ export async function receiveWebhook(
   try {
     if (event.type === 'payment' && ours && !isFinal(ours.state)) {
       const state = stateFromLookup(event.record);
-      if (state && state.status !== ours.state.status) await settle(ctx, { ...ours, state });
+      if (state) await recordLookup(ctx, ours, state);
     }
     // A refund on a payment (a pending one completed): its refunds from the gateway, handed over once.
     if (event.type === 'payment' && isRefundNotice(event.payload, event.record))

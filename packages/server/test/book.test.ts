@@ -1,0 +1,353 @@
+/**
+ * One book per payment (issue 30): a gateway answer is recorded with one call that moves the
+ * attempt in the order's ledger and keeps its payment; the two halves are written in one order
+ * that a crash between them cannot make lie; records of the previous release are still read.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { MemoryStore } from '../src/stores/memory.js';
+import { callerOf } from '../src/use-cases/caller.js';
+import { createContext, type Context } from '../src/setup/context.js';
+import { validateOptions } from '../src/setup/validate-options.js';
+import type { CheckoutStore } from '../src/stores/store.js';
+import type { PaymentEvent } from '../src/options.js';
+import { payByCard } from '../src/use-cases/pay-by-card.js';
+import { paymentStatus } from '../src/use-cases/status.js';
+import { confirmProof } from '../src/use-cases/confirm-proof.js';
+import { methodContent } from '../src/use-cases/three-ds-pages.js';
+import { orderKeys, paymentKeys } from '../src/stores/keys.js';
+import { recordAnswer, readPayment } from '../src/order/book.js';
+import { startAttempt, withOrder, type Ledger } from '../src/order/ledger.js';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+/** A memory store that counts its calls and can lose the next write of one kind of key. */
+class ProbedStore extends MemoryStore {
+  calls: string[] = [];
+  /** The next `set` of a key ending so throws (a crash or a store blip between two writes). */
+  failNextSet: string | undefined;
+  /** The next ledger write (with the lock's release) is lost: only the release goes through. */
+  loseNextLedger = false;
+
+  override async get(key: string) {
+    this.calls.push('get');
+    return super.get(key);
+  }
+  override async set(key: string, value: string, ttlMs: number) {
+    this.calls.push('set');
+    if (this.failNextSet && key.endsWith(this.failNextSet)) {
+      this.failNextSet = undefined;
+      throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+    }
+    return super.set(key, value, ttlMs);
+  }
+  override async setIfAbsent(key: string, value: string, ttlMs: number) {
+    this.calls.push('setIfAbsent');
+    return super.setIfAbsent(key, value, ttlMs);
+  }
+  override async lockAndGet(lockKey: string, ttlMs: number, key: string, token?: string) {
+    this.calls.push('lockAndGet');
+    return super.lockAndGet(lockKey, ttlMs, key, token);
+  }
+  override async writeAll(
+    ops: Parameters<CheckoutStore['writeAll']>[0],
+    ifHeld?: Parameters<CheckoutStore['writeAll']>[1],
+  ) {
+    this.calls.push('writeAll');
+    if (this.loseNextLedger && ops.some((op) => op.key.endsWith(':ledger'))) {
+      this.loseNextLedger = false;
+      return super.writeAll(
+        ops.filter((op) => !op.key.endsWith(':ledger')),
+        ifHeld,
+      );
+    }
+    return super.writeAll(ops, ifHeld);
+  }
+}
+
+function setup(options: { hook?: boolean } = {}) {
+  const store = new ProbedStore();
+  const gateway = new FakeGateway();
+  let resolves = 0;
+  const completed: string[] = [];
+  const ctx: Context = createContext(
+    validateOptions({
+      gateway,
+      store,
+      sessionSecret: 's'.repeat(32),
+      webhookSecret: 'whsec',
+      publicUrl: 'https://shop.test/checkout',
+      resolveOrder: () => {
+        resolves++;
+        return { amount: 14_900, currency: 'ZAR', reference: 'cart-1' };
+      },
+      rateLimit: false,
+      logger: silent,
+      ...(options.hook === false
+        ? {}
+        : { onPaymentCompleted: (event: PaymentEvent) => void completed.push(event.reference) }),
+    }),
+  );
+  const caller = () =>
+    callerOf(ctx, null, { clientIp: '198.51.100.7', pageOrigin: 'https://shop.test' });
+  const pay = (number: string) =>
+    payByCard(
+      {
+        card: {
+          number,
+          cardHolder: 'Test Shopper',
+          expiryMonth: 12,
+          expiryYear: 2031,
+          cvv: '123',
+          type: 'visa',
+        },
+        screenWidth: 1280,
+        screenHeight: 800,
+      },
+      caller(),
+      ctx,
+    );
+  const ledger = async () =>
+    JSON.parse((await store.get(orderKeys('cart-1').ledger)) ?? '{"attempts":{}}') as Ledger;
+  return { ctx, store, gateway, caller, pay, ledger, completed, resolves: () => resolves };
+}
+
+describe('one call records a gateway answer in the book', () => {
+  it('moves the attempt, keeps its payment and runs its hook; the ledger follows with the lock', async () => {
+    const t = setup();
+    const payment = {
+      reference: 'pg-1',
+      merchantReference: 'cart-1-1',
+      orderReference: 'cart-1',
+      amount: 14_900,
+      currency: 'ZAR',
+    };
+    const answer = async (event: 'created' | 'charged', status: 'pending' | 'approved') =>
+      withOrder(t.ctx, 'cart-1', async (book) => {
+        const n =
+          event === 'created'
+            ? startAttempt(t.ctx, book.ledger, { method: 'card', amount: 14_900, currency: 'ZAR' })
+                .n
+            : 1;
+        await recordAnswer(t.ctx, book, n, {
+          event,
+          payment: {
+            ...payment,
+            state: { success: true, status, reference: 'pg-1', message: 'ok' },
+          },
+        });
+        assert.equal(book.ledger.attempts[n]?.status, event === 'created' ? 'open' : 'paid');
+        assert.equal(book.ledger.attempts[n]?.reference, 'pg-1');
+        // The payment is written at once, the ledger with the lock's release: the crash-safe order.
+        assert.equal((await readPayment(t.ctx, 'pg-1'))?.state.status, status);
+        assert.equal(
+          (await t.ledger()).attempts[n]?.status,
+          event === 'created' ? undefined : 'open',
+          'the ledger waits for the lock',
+        );
+      });
+    await answer('created', 'pending');
+    assert.equal((await t.ledger()).attempts[1]?.status, 'open');
+    assert.deepEqual(t.completed, []);
+    await answer('charged', 'approved');
+    assert.equal((await t.ledger()).attempts[1]?.status, 'paid');
+    assert.deepEqual(t.completed, ['pg-1']);
+  });
+});
+
+describe('a crash between the two writes never lies', () => {
+  it('payment written, ledger lost: the status, a replayed proof and the next Pay all say paid, once', async () => {
+    const t = setup();
+    const created = await t.pay('4000000000003055');
+    assert.equal(created.status, 'authenticating');
+    t.store.loseNextLedger = true;
+    const done = await confirmProof(t.ctx, {
+      order: 'cart-1',
+      n: 1,
+      version: 2,
+      proof: 'good-proof',
+    });
+    assert.equal(done.kind, 'done');
+    assert.equal((await t.ledger()).attempts[1]?.status, 'open', 'the ledger write was lost');
+    const payment = { reference: created.reference!, merchantReference: 'cart-1-1' };
+    assert.equal((await paymentStatus(payment, t.caller(), t.ctx)).status, 'approved');
+    const replay = await confirmProof(t.ctx, {
+      order: 'cart-1',
+      n: 1,
+      version: 2,
+      proof: 'good-proof',
+    });
+    assert.equal(replay.kind, 'done');
+    assert.equal(replay.kind === 'done' && replay.state.status, 'approved');
+    const again = await t.pay('4111111111111111');
+    assert.equal(again.status, 'approved');
+    assert.equal(again.reference, created.reference, 'the paid payment, not a new one');
+    assert.equal(t.gateway.charged().length, 1);
+    assert.equal(t.gateway.calls.filter((c) => c === 'confirm3dsV2').length, 1);
+  });
+
+  it('ledger written, payment write failed: a replayed proof asks the gateway, never answers a stale state', async () => {
+    const t = setup();
+    const created = await t.pay('4000000000003055');
+    t.store.failNextSet = ':pay';
+    const done = await confirmProof(t.ctx, {
+      order: 'cart-1',
+      n: 1,
+      version: 2,
+      proof: 'good-proof',
+    });
+    assert.equal(done.kind === 'done' && done.state.status, 'approved');
+    assert.equal((await t.ledger()).attempts[1]?.status, 'paid');
+    assert.equal((await readPayment(t.ctx, created.reference!))?.state.status, 'authenticating');
+    // The bank posts again: "done", with the gateway's word, not the stale "authenticating".
+    const replay = await confirmProof(t.ctx, {
+      order: 'cart-1',
+      n: 1,
+      version: 2,
+      proof: 'good-proof',
+    });
+    assert.equal(replay.kind, 'done');
+    assert.equal(replay.kind === 'done' && replay.state.status, 'approved');
+    assert.equal(t.gateway.calls.filter((c) => c === 'confirm3dsV2').length, 1, 'confirmed once');
+  });
+});
+
+describe('records written by the previous release are read (a rolling deploy)', () => {
+  it('an old-shape ledger and payment record: the method page, Step 2 proof and status work', async () => {
+    const t = setup();
+    // A payment the previous release created: the gateway holds it, the store holds what that
+    // release wrote, byte for byte in its shapes (ledger attempts, `{p:ref}:pay` record).
+    const outcome = await t.gateway.payments.create({
+      creditCard: { number: '4000000000003063' },
+      transaction: { reference: 'cart-1-1', amount: 14_900, currency: 'ZAR' },
+    });
+    assert.equal(outcome.kind, '3ds-v2-method');
+    const reference = outcome.reference;
+    const v2 = outcome.kind === '3ds-v2-method' ? outcome.threeDSecureV2 : undefined;
+    await t.store.set(
+      orderKeys('cart-1').ledger,
+      JSON.stringify({
+        attempts: {
+          '1': {
+            method: 'card',
+            status: 'open',
+            amount: 14_900,
+            currency: 'ZAR',
+            openedAt: Date.now(),
+            reference,
+          },
+        },
+      }),
+      60_000,
+    );
+    await t.store.set(
+      paymentKeys(reference).record,
+      JSON.stringify({
+        merchantReference: 'cart-1-1',
+        orderReference: 'cart-1',
+        amount: 14_900,
+        currency: 'ZAR',
+        pageOrigin: 'https://shop.test',
+        method: 'card',
+        shopperId: undefined,
+        reference,
+        state: { success: true, status: 'authenticating', reference, threeDS: { version: 2 } },
+        threeDS: {
+          version: 2,
+          transactionId: v2!.transactionId,
+          txId: v2!.txId,
+          tdsMethodContent: v2!.tdsMethodContent,
+        },
+      }),
+      60_000,
+    );
+    const page = await methodContent(t.ctx, { order: 'cart-1', n: 1 });
+    assert.equal(page?.content, v2!.tdsMethodContent);
+    assert.equal(page?.frameAncestor, 'https://shop.test');
+    const { confirmStep2 } = await import('../src/use-cases/confirm-step2.js');
+    const step2 = await confirmStep2(
+      { reference, merchantReference: 'cart-1-1' },
+      t.caller(),
+      t.ctx,
+    );
+    assert.equal(step2.status, 'authenticating', 'the challenge follows Step 2');
+    const done = await confirmProof(t.ctx, {
+      order: 'cart-1',
+      n: 1,
+      version: 2,
+      proof: 'good-proof',
+    });
+    assert.equal(done.kind === 'done' && done.state.status, 'approved');
+    const status = await paymentStatus(
+      { reference, merchantReference: 'cart-1-1' },
+      t.caller(),
+      t.ctx,
+    );
+    assert.equal(status.status, 'approved');
+    assert.equal((await t.ledger()).attempts[1]?.status, 'paid');
+    assert.deepEqual(t.completed, [reference]);
+  });
+});
+
+describe('what a status read of an approved payment costs', () => {
+  it('a payment the store does not keep (approved without a challenge): one gateway lookup, not two', async () => {
+    const t = setup();
+    const paid = await t.pay('4111111111111111');
+    assert.equal(paid.status, 'approved');
+    t.gateway.calls.length = 0;
+    const status = await paymentStatus(
+      { reference: paid.reference!, merchantReference: 'cart-1-1' },
+      t.caller(),
+      t.ctx,
+    );
+    assert.equal(status.status, 'approved');
+    assert.deepEqual(t.gateway.calls, ['lookup']);
+  });
+
+  it('a payment the book holds as approved: no gateway call, one store read', async () => {
+    const t = setup();
+    const created = await t.pay('4000000000003055');
+    await confirmProof(t.ctx, { order: 'cart-1', n: 1, version: 2, proof: 'good-proof' });
+    t.gateway.calls.length = 0;
+    t.store.calls.length = 0;
+    const status = await paymentStatus(
+      { reference: created.reference!, merchantReference: 'cart-1-1' },
+      t.caller(),
+      t.ctx,
+    );
+    assert.equal(status.status, 'approved');
+    assert.deepEqual(t.gateway.calls, []);
+    assert.deepEqual(t.store.calls, ['get']);
+  });
+});
+
+describe('store round trips of a card payment without a challenge', () => {
+  for (const hook of [true, false])
+    it(`${hook ? 'with' : 'without'} onPaymentCompleted`, async (t) => {
+      const s = setup({ hook });
+      assert.equal((await s.pay('4111111111111111')).status, 'approved');
+      t.diagnostic(`store calls: ${s.store.calls.length} ${s.store.calls.join(' ')}`);
+      // The order's lock and its release; the hook's delivery lock and delivered mark.
+      assert.deepEqual(
+        s.store.calls,
+        hook ? ['lockAndGet', 'setIfAbsent', 'set', 'writeAll'] : ['lockAndGet', 'writeAll'],
+      );
+    });
+});
+
+describe('the use cases change a payment only through the book', () => {
+  // The halves' own writers: a use case that imports one keeps two books in step again.
+  const WRITERS =
+    /\b(move|observe|settle|saveSafely|savePayment|loadPayment|loadPaymentSafely|orderKeys)\b/;
+  const dir = new URL('../src/use-cases/', import.meta.url);
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts')))
+    it(file, () => {
+      const source = readFileSync(new URL(file, dir), 'utf8');
+      const names = [
+        ...source.matchAll(/import (?:type )?\{([^}]*)\} from '\.\.\/(?:order|stores)\/[^']+';/g),
+      ].map((m) => m[1]!);
+      for (const imported of names) assert.doesNotMatch(imported, WRITERS, `${file}: ${imported}`);
+    });
+});
