@@ -145,9 +145,9 @@ export interface OrderSession {
  * gateway), then writes the ledger back and releases the lock in one store call. Every call that
  * can move money for an order (create, Step 2 confirm, 3-D Secure confirm) runs in here.
  *
- * - `waitMs`: how long to wait for a busy lock before answering 409.
+ * - `waitMs`: how long to wait for a busy lock before refusing with `conflict`.
  * - `degraded`: when the store cannot be reached, go on with a ledger rebuilt from the gateway and
- *   no lock (a bank's post must not be lost to a store outage); otherwise answer 503.
+ *   no lock (a bank's post must not be lost to a store outage); otherwise refuse with `store_unavailable`.
  *
  * A failure to write after `work` is logged, never thrown: the answer stands on what the gateway said.
  */
