@@ -1,11 +1,13 @@
 import type { LookupRecord } from '../gateway/port.js';
 import type { PaymentState } from '../payment-state.js';
 import type { Context } from '../setup/context.js';
-import { orderKeys } from '../stores/keys.js';
+import { orderKeys, paymentKeys } from '../stores/keys.js';
 import { move, observe, type Ledger, type LedgerAttempt, type OrderSession } from './ledger.js';
-import { isFinal, loadPayment, loadPaymentSafely, type PaymentRecord } from './records.js';
-import { saveSafely, settle } from './settle.js';
+import { isFinal, type PaymentRecord } from './records.js';
 import type { AttemptEvent } from './states.js';
+import { classifyGatewayError } from '../gateway/failures.js';
+import { emitLifecycle, stateFromLookup } from './outcomes.js';
+import { settleSavedCard } from '../cards/saved-cards.js';
 
 /**
  * The payment's book. One payment is an attempt of its order's ledger (its state, `ledger.ts`)
@@ -123,4 +125,110 @@ export async function attemptPayment(
 export async function readLedger(ctx: Context, order: string): Promise<Ledger | undefined> {
   const raw = await ctx.store.get(orderKeys(order).ledger);
   return raw ? (JSON.parse(raw) as Ledger) : undefined;
+}
+
+/**
+ * Saves a record whose state changed and runs the hooks. Called after the gateway answered, so a
+ * store failure is logged and swallowed: the shopper is told what the gateway said.
+ * `cache: false` skips the save: a final state the browser already has and the gateway's lookup
+ * gives back is not worth a store write on the hot path.
+ */
+export async function settle(
+  ctx: Context,
+  record: PaymentRecord,
+  { cache = true }: { cache?: boolean } = {},
+): Promise<void> {
+  ctx.telemetry.paymentSettled(record);
+  if (cache) await saveSafely(ctx, record);
+  if (isFinal(record.state) || record.state.status === 'pending') {
+    await settleSavedCard(ctx, record);
+    const known = await withCharge(ctx, record);
+    if (known) await emitLifecycle(ctx, known);
+    else
+      ctx.logger.warn('charge amount unknown; the reconciliation sweep hands the payment over', {
+        reference: record.reference,
+      });
+  }
+}
+
+/**
+ * The record with the amount and currency the gateway holds, when a record rebuilt without its
+ * lookup lacks them: a hook is never told a charge of 0. `undefined` when a charge's amount cannot
+ * be learned now (its fact is left to the sweep, which reads it from the gateway's list).
+ */
+async function withCharge(ctx: Context, record: PaymentRecord): Promise<PaymentRecord | undefined> {
+  if (record.amount > 0 && record.currency) return record;
+  const view = await gatewayView(ctx, record.reference, record.method);
+  if (view.kind !== 'unknown')
+    return { ...record, amount: view.record.amount, currency: view.record.currency };
+  return record.state.status === 'approved' ? undefined : record;
+}
+
+/** Saves a record after the gateway answered; a store failure is logged, not thrown. */
+export async function saveSafely(ctx: Context, record: PaymentRecord): Promise<void> {
+  try {
+    await savePayment(ctx, record);
+  } catch (error) {
+    ctx.logger.error('store write failed after the gateway answered; the gateway keeps the truth', {
+      reference: record.reference,
+      error,
+    });
+  }
+}
+
+/** What the gateway's lookup says of a payment. */
+export type GatewayView =
+  | { kind: 'final'; state: PaymentState; record: LookupRecord }
+  /** It still waits for 3-D Secure. */
+  | { kind: 'waiting'; record: LookupRecord }
+  /** The gateway could not be asked, or does not know the reference. */
+  | { kind: 'unknown' };
+
+export async function gatewayView(
+  ctx: Context,
+  reference: string,
+  method: PaymentRecord['method'] = 'card',
+): Promise<GatewayView> {
+  try {
+    const { lookups } = await ctx.gateway();
+    const record = await (method === 'redirect'
+      ? lookups.redirect(reference)
+      : lookups.payment(reference));
+    const state = stateFromLookup(record);
+    return state ? { kind: 'final', state, record } : { kind: 'waiting', record };
+  } catch (error) {
+    if (classifyGatewayError(error).kind === 'not_gateway') throw error;
+    ctx.logger.warn('payment lookup failed', { reference, error });
+    return { kind: 'unknown' };
+  }
+}
+
+async function loadPayment(ctx: Context, reference: string): Promise<PaymentRecord | undefined> {
+  const raw = await ctx.store.get(paymentKeys(reference).record);
+  if (!raw) return undefined;
+  const record = JSON.parse(raw) as PaymentRecord;
+  ctx.telemetry.linkPayment(record);
+  return record;
+}
+
+/** Like {@link loadPayment}, but a store failure reads as "not kept" (logged): the gateway answers instead. */
+async function loadPaymentSafely(
+  ctx: Context,
+  reference: string,
+): Promise<PaymentRecord | undefined> {
+  try {
+    return await loadPayment(ctx, reference);
+  } catch (error) {
+    ctx.logger.error('store read failed; asking the gateway instead', { reference, error });
+    return undefined;
+  }
+}
+
+async function savePayment(ctx: Context, record: PaymentRecord): Promise<void> {
+  const trace = record.trace ?? ctx.telemetry.origin();
+  await ctx.store.set(
+    paymentKeys(record.reference).record,
+    JSON.stringify(trace ? { ...record, trace } : record),
+    ctx.recordTtlMs,
+  );
 }

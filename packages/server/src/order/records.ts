@@ -1,7 +1,5 @@
 import type { PaymentState } from '../payment-state.js';
 import type { PaymentMethodKind } from '../options.js';
-import type { Context } from '../setup/context.js';
-import { paymentKeys } from '../stores/keys.js';
 import type { TraceOrigin } from '../telemetry/index.js';
 
 /** What the store keeps about one payment; never card data. A cache: the gateway is the truth. */
@@ -42,39 +40,6 @@ export interface SavedCard {
   expiryMonth: number;
   expiryYear: number;
   cardHolder: string;
-}
-
-export async function loadPayment(
-  ctx: Context,
-  reference: string,
-): Promise<PaymentRecord | undefined> {
-  const raw = await ctx.store.get(paymentKeys(reference).record);
-  if (!raw) return undefined;
-  const record = JSON.parse(raw) as PaymentRecord;
-  ctx.telemetry.linkPayment(record);
-  return record;
-}
-
-/** Like {@link loadPayment}, but a store failure reads as "not kept" (logged): the gateway answers instead. */
-export async function loadPaymentSafely(
-  ctx: Context,
-  reference: string,
-): Promise<PaymentRecord | undefined> {
-  try {
-    return await loadPayment(ctx, reference);
-  } catch (error) {
-    ctx.logger.error('store read failed; asking the gateway instead', { reference, error });
-    return undefined;
-  }
-}
-
-export async function savePayment(ctx: Context, record: PaymentRecord): Promise<void> {
-  const trace = record.trace ?? ctx.telemetry.origin();
-  await ctx.store.set(
-    paymentKeys(record.reference).record,
-    JSON.stringify(trace ? { ...record, trace } : record),
-    ctx.recordTtlMs,
-  );
 }
 
 export function isFinal(state: PaymentState): boolean {

@@ -5,8 +5,7 @@ import { classifyGatewayError, type GatewayFailure } from '../gateway/failures.j
 import { paymentKeys } from '../stores/keys.js';
 import { alreadyPaidState, pendingState, stateFromFailure } from '../order/outcomes.js';
 import { isFinal, type PaymentRecord } from '../order/records.js';
-import { gatewayView } from '../order/settle.js';
-import { paymentOf, readPayment, recordAnswer } from '../order/book.js';
+import { gatewayView, paymentOf, readPayment, recordAnswer } from '../order/book.js';
 import { attemptReference, paidAttempt, refreshAttempts, withOrder } from '../order/ledger.js';
 import { later } from '../runtime/timers.js';
 

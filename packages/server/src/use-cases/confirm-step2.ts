@@ -7,8 +7,13 @@ import { noteDecline } from '../limits/card-testing.js';
 import { enforceLimits } from '../limits/limits.js';
 import { alreadyPaidState, stateFromFailure, stateFromOutcome } from '../order/outcomes.js';
 import type { PaymentRecord } from '../order/records.js';
-import { gatewayView } from '../order/settle.js';
-import { heldAttempt, readPayment, readPaymentStrictly, recordAnswer } from '../order/book.js';
+import {
+  gatewayView,
+  heldAttempt,
+  readPayment,
+  readPaymentStrictly,
+  recordAnswer,
+} from '../order/book.js';
 import {
   paidAttempt,
   parseAttemptReference,

@@ -3,8 +3,7 @@ import type { CheckoutOrder, PaymentMethodKind } from '../options.js';
 import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
 import type { Context } from '../setup/context.js';
 import { paymentKeys } from '../stores/keys.js';
-import { readPayment } from '../order/book.js';
-import { gatewayView } from '../order/settle.js';
+import { gatewayView, readPayment } from '../order/book.js';
 import { attemptReference, paidAttempt, type Ledger } from '../order/ledger.js';
 import { matchesCharge } from '../order/states.js';
 

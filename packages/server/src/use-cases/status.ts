@@ -6,8 +6,7 @@ import type { Context } from '../setup/context.js';
 import { enforceLimits } from '../limits/limits.js';
 import { alreadyPaidState, pendingState } from '../order/outcomes.js';
 import { isFinal } from '../order/records.js';
-import { gatewayView } from '../order/settle.js';
-import { readPayment, recordLookup } from '../order/book.js';
+import { gatewayView, readPayment, recordLookup } from '../order/book.js';
 import {
   attemptReference,
   paidAttempt,
