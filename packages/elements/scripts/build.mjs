@@ -155,6 +155,11 @@ const PRIVATE_NAMES = new RegExp(
     'steps',
     'threeDSChecking',
     'useEndpoint',
+    // the localize controller (controllers/localize.ts)
+    'inherit',
+    'madeFor',
+    'ownTranslator',
+    'translator',
   ].join('|')})$`,
 );
 
