@@ -100,7 +100,6 @@ const threeDSParts = 'challenge,frame,cancel,method-frame';
 export class PgCheckout extends LitElement {
   static override styles = [themeStyles, checkoutStyles];
   static override properties: PropertyDeclarations = {
-    context: { state: true, attribute: false },
     endpoint: {},
     locale: { reflect: true },
     messages: { attribute: false },
@@ -129,8 +128,6 @@ export class PgCheckout extends LitElement {
 
   /** `appearance="auto"` follows the page's own colours. */
   private readonly pageScheme = new PageSchemeController(this);
-
-  private context?: CheckoutContext | undefined;
 
   /** URL where the middleware is mounted (for example `/checkout`). */
   endpoint = '';
@@ -179,7 +176,8 @@ export class PgCheckout extends LitElement {
     else if (changed.has('savedCards')) void flow.loadConfig();
     const t: CheckoutContext['t'] = (key, params) => this.localize.t(key, params);
     const allowSave = this.savedCards && flow.config?.savedCards === true;
-    this.context = {
+    // What the parts inside (a merchant's own card form too) read through @lit/context.
+    this.provider.setValue({
       api: flow.api,
       locale: this.locale,
       messages: this.messages,
@@ -188,8 +186,7 @@ export class PgCheckout extends LitElement {
       allowSave,
       payLabel: this.payLabel(),
       pay: flow.pay,
-    };
-    this.provider.setValue(this.context);
+    });
   }
 
   /**
