@@ -160,6 +160,16 @@ const PRIVATE_NAMES = new RegExp(
     'madeFor',
     'ownTranslator',
     'translator',
+    // the components' and the 3-D Secure flow's own members (`checkout`: the context they receive)
+    'checkout',
+    'confirmCancel',
+    'moreTimeRequested',
+    'onThreeDSChecking',
+    'ownApiOption',
+    'readServerFields',
+    'serverStyles',
+    'setView',
+    'typedBeforeHydration',
   ].join('|')})$`,
 );
 
