@@ -208,9 +208,9 @@ const threeDSBesideScriptPlugin = {
 /**
  * What pg-checkout.3ds.js takes from the script-tag file (`shared` in three-ds.lazy.ts, the same names)
  * instead of bundling a second copy: lit, the context, the API client, the LocalizeController (with the
- * messages and the amounts). The small pure helpers only the flow after Pay uses (its events, the
- * sessionStorage entry) are copied instead: a name listed here costs the script-tag file more than the copy
- * costs pg-checkout.3ds.js.
+ * messages and the amounts). Small pure helpers (the events, `defineElement`, the sessionStorage entry)
+ * are copied instead: a name listed here costs the script-tag file more than the copy costs
+ * pg-checkout.3ds.js.
  */
 const SHARED = {
   lit: ['css', 'html', 'LitElement', 'nothing'],
@@ -219,9 +219,6 @@ const SHARED = {
   '@lit/context': ['ContextConsumer'],
   'api/client': ['CheckoutApi'],
   context: ['checkoutContext'],
-  define: ['defineElement'],
-  'events/3ds-complete': ['createPg3dsCompleteEvent'],
-  'events/3ds-start': ['createPg3dsStartEvent'],
   'controllers/localize': ['LocalizeController'],
   'internal/connection': ['ConnectionController'],
   'internal/server-styles': ['ServerStylesController'],

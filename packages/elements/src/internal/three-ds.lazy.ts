@@ -8,9 +8,6 @@ import type * as Flow from '../controllers/payment-flow.steps.js';
 import type { shopperMessage as Sentence } from './failure-message.js';
 import { checkoutContext } from '../context.js';
 import { LocalizeController } from '../controllers/localize.js';
-import { defineElement } from '../define.js';
-import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
-import { createPg3dsStartEvent } from '../events/3ds-start.js';
 import { themeStyles } from '../styles/theme.js';
 import { importBesideScript } from './beside-script.lazy.js';
 import { ConnectionController } from './connection.js';
@@ -35,9 +32,6 @@ const shared = () => ({
   '@lit/context': { ContextConsumer },
   'api/client': { CheckoutApi },
   context: { checkoutContext },
-  define: { defineElement },
-  'events/3ds-complete': { createPg3dsCompleteEvent },
-  'events/3ds-start': { createPg3dsStartEvent },
   'controllers/localize': { LocalizeController },
   'internal/connection': { ConnectionController },
   'internal/server-styles': { ServerStylesController },
