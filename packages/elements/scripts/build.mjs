@@ -126,7 +126,6 @@ const PRIVATE_NAMES = new RegExp(
     'setStatus',
     'showChallenge',
     'storedCards',
-    'tableLoad',
     'touched',
     'usingSavedCard',
     'validators',
