@@ -166,9 +166,8 @@ export class PgCardForm extends LitElement {
     cvv: new CvvValidator(() => this.cvvLength),
   };
 
-  /** The controller's `t`, bound, to hand on (the field messages take it). */
   private get t(): Translate {
-    return (key, params) => this.localize.t(key, params);
+    return this.localize.t;
   }
 
   private get cards(): SavedCard[] {
