@@ -126,7 +126,6 @@ const PRIVATE_NAMES = new RegExp(
     'setStatus',
     'showChallenge',
     'storedCards',
-    'tableLoad',
     'touched',
     'usingSavedCard',
     'validators',
@@ -155,6 +154,21 @@ const PRIVATE_NAMES = new RegExp(
     'steps',
     'threeDSChecking',
     'useEndpoint',
+    // the localize controller (controllers/localize.ts)
+    'inherit',
+    'madeFor',
+    'ownTranslator',
+    'translator',
+    // the components' and the 3-D Secure flow's own members (`checkout`: the context they receive)
+    'checkout',
+    'confirmCancel',
+    'moreTimeRequested',
+    'onThreeDSChecking',
+    'ownApiOption',
+    'readServerFields',
+    'serverStyles',
+    'setView',
+    'typedBeforeHydration',
   ].join('|')})$`,
 );
 
@@ -192,9 +206,10 @@ const threeDSBesideScriptPlugin = {
 
 /**
  * What pg-checkout.3ds.js takes from the script-tag file (`shared` in three-ds.lazy.ts, the same names)
- * instead of bundling a second copy: lit, the context, the API client, the messages. The small pure helpers
- * only the flow after Pay uses (its events, the sessionStorage entry) are copied instead: a name listed here
- * costs the script-tag file more than the copy costs pg-checkout.3ds.js.
+ * instead of bundling a second copy: lit, the context, the API client, the LocalizeController (with the
+ * messages and the amounts). Small pure helpers (the events, `defineElement`, the sessionStorage entry)
+ * are copied instead: a name listed here costs the script-tag file more than the copy costs
+ * pg-checkout.3ds.js.
  */
 const SHARED = {
   lit: ['css', 'html', 'LitElement', 'nothing'],
@@ -203,10 +218,7 @@ const SHARED = {
   '@lit/context': ['ContextConsumer'],
   'api/client': ['CheckoutApi'],
   context: ['checkoutContext'],
-  define: ['defineElement'],
-  'events/3ds-complete': ['createPg3dsCompleteEvent'],
-  'events/3ds-start': ['createPg3dsStartEvent'],
-  'i18n/localize': ['createTranslator', 'updateOnTableLoad'],
+  'controllers/localize': ['LocalizeController'],
   'internal/connection': ['ConnectionController'],
   'internal/server-styles': ['ServerStylesController'],
   'internal/page-scheme': ['PageSchemeController'],

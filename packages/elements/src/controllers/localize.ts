@@ -51,14 +51,13 @@ export class LocalizeController implements ReactiveController {
     this.ownTranslator();
   }
 
-  /** The host's message for `key`, its `{name}` placeholders filled from `params`. */
-  t(key: MessageKey, params?: MessageParams): string {
-    return (this.inherit?.() ?? this.ownTranslator())(key, params);
-  }
+  /** The host's message for `key`, its `{name}` placeholders filled from `params` (bound: it can be handed on). */
+  readonly t: Translate = (key: MessageKey, params?: MessageParams): string =>
+    (this.inherit?.() ?? this.ownTranslator())(key, params);
 
   /** The one sentence a shopper reads for how a payment ended; raw server and gateway text never shows. */
   outcome(state: FinalPaymentState): string {
-    return shopperMessage(state, (key, params) => this.t(key, params));
+    return shopperMessage(state, this.t);
   }
 
   /**

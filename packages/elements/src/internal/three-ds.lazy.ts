@@ -7,10 +7,7 @@ import type { Pg3dsV2 as V2 } from '../components/3ds-v2/3ds-v2.component.js';
 import type * as Flow from '../controllers/payment-flow.steps.js';
 import type { shopperMessage as Sentence } from './failure-message.js';
 import { checkoutContext } from '../context.js';
-import { defineElement } from '../define.js';
-import { createPg3dsCompleteEvent } from '../events/3ds-complete.js';
-import { createPg3dsStartEvent } from '../events/3ds-start.js';
-import { createTranslator, updateOnTableLoad } from '../i18n/localize.js';
+import { LocalizeController } from '../controllers/localize.js';
 import { themeStyles } from '../styles/theme.js';
 import { importBesideScript } from './beside-script.lazy.js';
 import { ConnectionController } from './connection.js';
@@ -26,23 +23,21 @@ const FILE = 'pg-checkout.3ds.js';
 
 /**
  * What pg-checkout.3ds.js takes from this file rather than a second copy, by module (build.mjs, SHARED,
- * lists the same names): one lit, one context key, one API client and table of messages.
+ * lists the same names): one lit, one context key, one API client and table of messages. Made when it is
+ * needed: this module and controllers/localize.ts import each other, so either may run first.
  */
-const shared = {
+const shared = () => ({
   lit: { css, html, LitElement, nothing },
   'lit/directives/keyed.js': { keyed },
   '@lit/context': { ContextConsumer },
   'api/client': { CheckoutApi },
   context: { checkoutContext },
-  define: { defineElement },
-  'events/3ds-complete': { createPg3dsCompleteEvent },
-  'events/3ds-start': { createPg3dsStartEvent },
-  'i18n/localize': { createTranslator, updateOnTableLoad },
+  'controllers/localize': { LocalizeController },
   'internal/connection': { ConnectionController },
   'internal/server-styles': { ServerStylesController },
   'internal/page-scheme': { PageSchemeController },
   'styles/theme': { themeStyles },
-};
+});
 
 let loading: Promise<boolean> | undefined;
 
@@ -82,7 +77,7 @@ export const shopperMessage: typeof Sentence = (state, t) =>
   flow?.shopperMessage(state, t) ?? t('unavailable');
 
 function load(): Promise<{ Pg3dsV1: typeof V1; Pg3dsV2: typeof V2; checkoutFlow: typeof Flow }> {
-  (globalThis as Record<symbol, unknown>)[Symbol.for('pg-checkout.3ds')] = shared;
+  (globalThis as Record<symbol, unknown>)[Symbol.for('pg-checkout.3ds')] = shared();
   return importBesideScript(FILE);
 }
 

@@ -21,12 +21,8 @@ import {
 } from '../../card/format.js';
 import { checkoutContext, type CheckoutContext } from '../../context.js';
 import { createPgSubmitEvent } from '../../events/submit.js';
-import {
-  createTranslator,
-  updateOnTableLoad,
-  type Messages,
-  type Translate,
-} from '../../i18n/localize.js';
+import { LocalizeController } from '../../controllers/localize.js';
+import type { Messages, Translate } from '../../i18n/localize.js';
 import { ServerStylesController } from '../../internal/server-styles.js';
 import { PageSchemeController } from '../../internal/page-scheme.js';
 import { themeStyles } from '../../styles/theme.js';
@@ -110,7 +106,8 @@ export class PgCardForm extends LitElement {
     appearance: { reflect: true },
   };
 
-  private readonly tableLoad = updateOnTableLoad(this);
+  /** Its words: the drop-in's inside `<pg-checkout>`, else its own `locale` with its `messages` on top. */
+  private readonly localize = new LocalizeController(this, { inherit: () => this.checkout?.t });
 
   private readonly serverStyles = new ServerStylesController(this);
 
@@ -170,7 +167,7 @@ export class PgCardForm extends LitElement {
   };
 
   private get t(): Translate {
-    return this.checkout?.t ?? createTranslator(this.locale, this.messages);
+    return this.localize.t;
   }
 
   private get cards(): SavedCard[] {

@@ -8,7 +8,7 @@ import {
   type PropertyDeclarations,
 } from 'lit';
 import type { PaymentMethod } from '../../api/types.js';
-import { checkoutContext, type CheckoutContext } from '../../context.js';
+import { checkoutContext } from '../../context.js';
 import { LocalizeController } from '../../controllers/localize.js';
 import { PaymentFlowController, type RedirectMethod } from '../../controllers/payment-flow.js';
 import type { CheckoutStatus } from '../../events/status.js';
@@ -100,7 +100,6 @@ const threeDSParts = 'challenge,frame,cancel,method-frame';
 export class PgCheckout extends LitElement {
   static override styles = [themeStyles, checkoutStyles];
   static override properties: PropertyDeclarations = {
-    context: { state: true, attribute: false },
     endpoint: {},
     locale: { reflect: true },
     messages: { attribute: false },
@@ -129,8 +128,6 @@ export class PgCheckout extends LitElement {
 
   /** `appearance="auto"` follows the page's own colours. */
   private readonly pageScheme = new PageSchemeController(this);
-
-  private context?: CheckoutContext | undefined;
 
   /** URL where the middleware is mounted (for example `/checkout`). */
   endpoint = '';
@@ -177,19 +174,18 @@ export class PgCheckout extends LitElement {
     const flow = this.flow;
     if (changed.has('endpoint')) flow.useEndpoint(this.endpoint, isServer);
     else if (changed.has('savedCards')) void flow.loadConfig();
-    const t: CheckoutContext['t'] = (key, params) => this.localize.t(key, params);
     const allowSave = this.savedCards && flow.config?.savedCards === true;
-    this.context = {
+    // What the parts inside (a merchant's own card form too) read through @lit/context.
+    this.provider.setValue({
       api: flow.api,
       locale: this.locale,
       messages: this.messages,
-      t,
+      t: this.localize.t,
       savedCards: allowSave ? flow.storedCards : [],
       allowSave,
       payLabel: this.payLabel(),
       pay: flow.pay,
-    };
-    this.provider.setValue(this.context);
+    });
   }
 
   /**
