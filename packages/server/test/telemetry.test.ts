@@ -9,6 +9,7 @@ import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler, type CheckoutHandler } from '../src/index.js';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 import { callJson, cardBody, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
+import { holdClock } from '@pg-checkout/test-helpers/clock';
 import { inMemoryTelemetry, sumOf } from './helpers/telemetry.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -264,7 +265,9 @@ describe('telemetry: spans and metrics through OpenTelemetry', () => {
     );
   });
 
-  it('metrics after a known set of payments', async () => {
+  it('metrics after a known set of payments', async (t) => {
+    // Its 13 payment starts must fall in one window of `perIp` (60 s, of the wall clock).
+    holdClock(t.mock);
     const counted = inMemoryTelemetry();
     // A hook that threw is called again a second later (delivery.ts): each call is one failed delivery.
     let failedCalls = 0;
@@ -373,7 +376,8 @@ describe('telemetry: spans and metrics through OpenTelemetry', () => {
     await counted.shutdown();
   });
 
-  it('a card tester: suspected once, then refused by the declines limit', async () => {
+  it('a card tester: suspected once, then refused by the declines limit', async (t) => {
+    holdClock(t.mock);
     const counted = inMemoryTelemetry();
     const previous = handler;
     handler = createCheckoutHandler({

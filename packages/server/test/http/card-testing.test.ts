@@ -7,6 +7,7 @@ import type { CardTestingEvent } from '../../src/index.js';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { card, SESSION_SECRET, startAppOver } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { holdClock } from '@pg-checkout/test-helpers/clock';
 
 // Issue 26: one card tester is stopped after a few declines, the merchant is told with counts
 // only, and other shoppers never notice.
@@ -34,7 +35,8 @@ overAdapters((adapter) => {
   }
 
   describe('a card tester is stopped', () => {
-    it('after 10 declines in one order: 429 too_many_declines, the merchant told once, other shoppers pay at once', async () => {
+    it('after 10 declines in one order: 429 too_many_declines, the merchant told once, other shoppers pay at once', async (t) => {
+      holdClock(t.mock);
       const seen = recorder();
       const app = await startApp({ rateLimit: {}, ...seen.options });
       try {
@@ -75,7 +77,8 @@ overAdapters((adapter) => {
       }
     });
 
-    it('one network rotating carts is stopped per client; a shopper elsewhere still pays', async () => {
+    it('one network rotating carts is stopped per client; a shopper elsewhere still pays', async (t) => {
+      holdClock(t.mock);
       const seen = recorder();
       const app = await startApp({
         rateLimit: { perIp: 100, declines: { perIp: 15 } },
@@ -119,7 +122,8 @@ overAdapters((adapter) => {
       }
     });
 
-    it('declines at 3-D Secure count too, and a hook that throws is only logged', async () => {
+    it('declines at 3-D Secure count too, and a hook that throws is only logged', async (t) => {
+      holdClock(t.mock);
       const seen = recorder();
       const app = await startApp({
         rateLimit: { declines: { perOrder: 2 } },

@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { card, local, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { holdClock } from '@pg-checkout/test-helpers/clock';
 
 // Issue 26: limits that cost nobody else. A client refused again and again must not use up what
 // the instance keeps for everyone.
@@ -73,7 +73,9 @@ overAdapters((adapter) => {
     app.gateway.calls.filter((c) => /^confirm3ds|lookup|reconcile/.test(c)).length;
 
   describe('the bank’s posts are limited before any gateway call', () => {
-    it('150 junk cres to one callback cost a few gateway calls, not 300; the genuine proof still pays', async () => {
+    it('150 junk cres to one callback cost a few gateway calls, not 300; the genuine proof still pays', async (t) => {
+      // Held: 150 posts answered over more than the 1 s wait after a refused proof let more through.
+      const clock = holdClock(t.mock);
       const app = await startApp({ rateLimit: {} });
       try {
         const shopper = { headers: { 'x-forwarded-for': '10.80.0.1' } };
@@ -94,7 +96,7 @@ overAdapters((adapter) => {
         assert.doesNotMatch(limited.html, /3ds-complete/);
         assert.equal(app.gateway.txns.get(reference)!.status, 'THREE_D_SECURE');
 
-        await sleep(1_100);
+        clock.tick(1_100);
         const genuine = await bankPostFrom(callback, '10.80.0.1', {
           cres: 'good-proof',
           threeDSSessionData: threeDS.threeDSSessionData,
@@ -107,7 +109,8 @@ overAdapters((adapter) => {
       }
     });
 
-    it('a stranger flooding the shopper’s callback from another network never blocks the shopper’s own post', async () => {
+    it('a stranger flooding the shopper’s callback from another network never blocks the shopper’s own post', async (t) => {
+      holdClock(t.mock);
       const app = await startApp({ rateLimit: {} });
       try {
         const created = await app.call('POST', '/payments', card('4000000000003055'), {
@@ -130,7 +133,8 @@ overAdapters((adapter) => {
       }
     });
 
-    it('one client gets at most perIp posts through per window, whatever the session', async () => {
+    it('one client gets at most perIp posts through per window, whatever the session', async (t) => {
+      const clock = holdClock(t.mock);
       const app = await startApp({ rateLimit: { perIp: 3, windowMs: 3_600_000 } });
       try {
         const callbacks: string[] = [];
@@ -145,7 +149,7 @@ overAdapters((adapter) => {
           statuses.push((await bankPostFrom(callback, '10.92.0.1', { cres: 'junk' })).status);
         // Three sessions, two posts each: the second round is both too soon and over the budget.
         assert.deepEqual(statuses, [400, 400, 400, 429, 429, 429]);
-        await sleep(1_100);
+        clock.tick(1_100);
         const over = await bankPostFrom(callbacks[0]!, '10.92.0.1', { cres: 'junk' });
         assert.equal(over.status, 429);
         assert.ok(Number(over.headers.get('retry-after')) > 1);

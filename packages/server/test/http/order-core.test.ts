@@ -6,6 +6,7 @@ import { createCheckout } from '@pg-checkout/express';
 import { MemoryStore, type OrderChangedEvent } from '../../src/index.js';
 import type { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { bankPost, card, local, startAppOver } from '@pg-checkout/test-helpers/checkout-app';
+import { holdClock } from '@pg-checkout/test-helpers/clock';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
 
 overAdapters((adapter) => {
@@ -112,7 +113,8 @@ overAdapters((adapter) => {
   });
 
   describe('saved cards cannot fill the store', () => {
-    it('a flood of card posts from many clients is limited; payments still work after it', async () => {
+    it('a flood of card posts from many clients is limited; payments still work after it', async (t) => {
+      holdClock(t.mock);
       let n = 0;
       const app = await startApp({
         store: new MemoryStore({ maxEntries: 300 }),
@@ -150,7 +152,8 @@ overAdapters((adapter) => {
   });
 
   describe('limits count an IPv6 client by its /64', () => {
-    it('four addresses of one home line share one budget; another line has its own', async () => {
+    it('four addresses of one home line share one budget; another line has its own', async (t) => {
+      holdClock(t.mock);
       const app = await startApp({ rateLimit: { perIp: 3 } });
       try {
         const from = (ip: string) =>

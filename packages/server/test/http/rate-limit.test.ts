@@ -2,17 +2,23 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { card, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { holdClock } from '@pg-checkout/test-helpers/clock';
 
 overAdapters((adapter) => {
   const startApp = startAppOver(adapter);
   let app: TestApp;
+  let clock: ReturnType<typeof holdClock>;
   before(async () => {
+    clock = holdClock();
     app = await startApp({
       rateLimit: { windowMs: 60_000, perIp: 5, perShopper: 2 },
       savedCards: { shopperId: (req) => header(req, 'x-shopper') || undefined },
     });
   });
-  after(() => app.close());
+  after(async () => {
+    await app.close();
+    clock.release();
+  });
 
   describe('payment rate limits', () => {
     it('limits one shopper across IPs, then one IP, with Retry-After', async () => {
