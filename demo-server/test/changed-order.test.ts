@@ -1,34 +1,19 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import { test } from 'node:test';
 import { completeChallenge } from '@pg-checkout/test-helpers/bank';
 import { adminSession, backOfficePage, ordersIn } from '@pg-checkout/test-helpers/admin';
 import { payOnSandboxPage } from '@pg-checkout/test-helpers/sandbox-payments';
-import { startTestDemo, type TestDemo } from './helpers/demo.js';
+import { demoOnSandbox } from './helpers/demo.js';
 import { Shopper } from '@pg-checkout/test-helpers/shopper';
 
 // Issue 26, case 3: the shop compares before it believes. The quantity goes from 1 to 3 while the
 // 3-D Secure challenge is open; the gateway charges R 149,00 for an order that now comes to
 // R 447,00. The order is not paid: the back office and the shopper's result page say so.
 
-let sandbox: Sandbox;
-let demo: TestDemo;
-
-before(async () => {
-  sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
-  demo = await startTestDemo({
-    baseUrl: sandbox.url,
-    token: sandbox.token,
-    secret: sandbox.secret,
-  });
-});
-after(async () => {
-  await demo?.close();
-  await sandbox?.close();
-});
+const shop = demoOnSandbox();
 
 test('case 3: an order whose total changed during the challenge is charged, not paid, and both pages say so', async () => {
-  const shopper = new Shopper(demo.url);
+  const shopper = new Shopper(shop.demo.url);
   const { order } = await shopper.setQuantity(1);
   const started = await shopper.pay('4000000000003055');
   assert.equal(started.status, 'authenticating', JSON.stringify(started));
@@ -49,8 +34,8 @@ test('case 3: an order whose total changed during the challenge is charged, not 
   assert.deepEqual(result.total, { amount: 44_700, currency: 'ZAR' });
   assert.match(String(result.message), /charged R\s149,00 for R\s447,00/);
 
-  const admin = await adminSession(demo.shop);
-  const row = ordersIn(await backOfficePage(demo.url, admin)).orders.find(
+  const admin = await adminSession(shop.demo.shop);
+  const row = ordersIn(await backOfficePage(shop.demo.url, admin)).orders.find(
     (o) => o.reference === order,
   );
   assert.equal(row?.status, 'changed');
@@ -59,36 +44,29 @@ test('case 3: an order whose total changed during the challenge is charged, not 
 });
 
 test('case 3: the same total charged is paid', async () => {
-  const shopper = new Shopper(demo.url);
+  const shopper = new Shopper(shop.demo.url);
   const { order } = await shopper.setQuantity(2);
   const paid = await shopper.pay('4111111111111111');
   assert.equal(paid.status, 'approved');
   assert.deepEqual(await shopper.result(), { state: 'paid', amount: 29_800, currency: 'ZAR' });
-  const admin = await adminSession(demo.shop);
-  const row = ordersIn(await backOfficePage(demo.url, admin)).orders.find(
+  const admin = await adminSession(shop.demo.shop);
+  const row = ordersIn(await backOfficePage(shop.demo.url, admin)).orders.find(
     (o) => o.reference === order,
   );
   assert.equal(row?.status, 'paid');
 });
 
 test('case 3: the hosted page’s USD charge of the order’s total (at the shop’s rate) is paid', async () => {
-  const shopper = new Shopper(demo.url);
+  const shopper = new Shopper(shop.demo.url);
   await shopper.setQuantity(1);
-  const started = (await (
-    await shopper.call('/checkout/hosted', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: demo.url },
-      body: '{}',
-    })
-  ).json()) as { reference: string };
-  assert.ok(started.reference, JSON.stringify(started));
-  const paid = await payOnSandboxPage(sandbox.url, started.reference);
+  const started = await shopper.startHosted();
+  const paid = await payOnSandboxPage(shop.sandbox.url, started.reference);
   assert.ok(paid.status < 400, `the hosted page took the card (${paid.status})`);
   assert.deepEqual(await shopper.result(), { state: 'paid', amount: 805, currency: 'USD' });
   // The webhook's hook and the result page's lookup both mark it: paid either way.
   for (
     let i = 0;
-    i < 100 && !demo.logs.some((l) => l.includes(`${started.reference} completed`));
+    i < 100 && !shop.demo.logs.some((l) => l.includes(`${started.reference} completed`));
     i++
   )
     await new Promise((r) => setTimeout(r, 50));

@@ -80,6 +80,19 @@ export class Shopper {
     return res.json();
   }
 
+  /** POST {mount}/hosted, as the drop-in's "pay on the gateway's page" does: the payment it opened. */
+  async startHosted(): Promise<{ reference: string; clientSecret: string }> {
+    const res = await this.call('/checkout/hosted', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: this.url },
+      body: '{}',
+    });
+    const started = (await res.json()) as { reference: string; clientSecret: string };
+    if (!started.reference)
+      throw new Error(`no hosted payment started: ${JSON.stringify(started)}`);
+    return started;
+  }
+
   async result(): Promise<
     Record<string, unknown> & { state: string; amount?: number; currency?: string }
   > {
