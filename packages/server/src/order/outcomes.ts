@@ -17,72 +17,75 @@ export async function stateFromOutcome(
 ): Promise<{ state: PaymentState; threeDS?: PaymentRecord['threeDS'] }> {
   const { reference } = outcome;
   const session = await ctx.secrets.sessionToken(merchantReference);
-  const callbackOrigin = ctx.publicOrigin;
   if (outcome.kind === 'approved') {
     return {
       state: { success: true, status: 'approved', reference, message: outcome.message || APPROVED },
     };
   }
+  const { action, kept } = threeDSOf(outcome, {
+    callbackOrigin: ctx.publicOrigin,
+    methodUrl: methodUrl(ctx.publicUrl, session),
+    termUrl: termUrl(ctx.publicUrl, session),
+    confirmUrl: confirmUrl(ctx.publicUrl, reference),
+  });
+  return {
+    state: { success: true, status: 'authenticating', reference, threeDS: action },
+    threeDS: kept,
+  };
+}
+
+type Authenticating = Extract<PaymentState, { status: 'authenticating' }>;
+
+/** The 3-D Secure action the browser runs next, and the ids the record keeps to finish it. */
+function threeDSOf(
+  outcome: Exclude<PaymentOutcome, { kind: 'approved' }>,
+  urls: { callbackOrigin: string; methodUrl: string; termUrl: string; confirmUrl: string },
+): { action: Authenticating['threeDS']; kept: NonNullable<PaymentRecord['threeDS']> } {
+  const { callbackOrigin } = urls;
   if (outcome.kind === '3ds-v1') {
     const { acsUrl, transactionId, paReq } = outcome.threeDSecure;
     return {
-      state: {
-        success: true,
-        status: 'authenticating',
-        reference,
-        threeDS: {
-          version: 1,
-          acsUrl,
-          paReq,
-          md: transactionId,
-          termUrl: termUrl(ctx.publicUrl, session),
-          callbackOrigin,
-        },
+      action: {
+        version: 1,
+        acsUrl,
+        paReq,
+        md: transactionId,
+        termUrl: urls.termUrl,
+        callbackOrigin,
       },
-      threeDS: { version: 1, transactionId },
+      kept: { version: 1, transactionId },
     };
   }
   const v2 = outcome.threeDSecureV2;
+  const { transactionId } = v2;
   if (outcome.kind === '3ds-v2-method') {
+    const txId = v2.txId ?? '';
+    const tdsMethodContent = v2.tdsMethodContent ?? '';
     return {
-      state: {
-        success: true,
-        status: 'authenticating',
-        reference,
-        threeDS: {
-          version: 2,
-          step: 'method',
-          methodUrl: methodUrl(ctx.publicUrl, session),
-          tdsMethodContent: v2.tdsMethodContent ?? '',
-          txId: v2.txId ?? '',
-          transactionId: v2.transactionId,
-          confirmUrl: confirmUrl(ctx.publicUrl, reference),
-        },
-      },
-      threeDS: {
+      action: {
         version: 2,
-        transactionId: v2.transactionId,
-        txId: v2.txId ?? '',
-        tdsMethodContent: v2.tdsMethodContent ?? '',
+        step: 'method',
+        methodUrl: urls.methodUrl,
+        tdsMethodContent,
+        txId,
+        transactionId,
+        confirmUrl: urls.confirmUrl,
       },
+      kept: { version: 2, transactionId, txId, tdsMethodContent },
     };
   }
+  const threeDSSessionData = v2.sessionData ?? '';
   return {
-    state: {
-      success: true,
-      status: 'authenticating',
-      reference,
-      threeDS: {
-        version: 2,
-        step: 'challenge',
-        acsUrl: v2.acsUrl ?? '',
-        creq: v2.creq ?? '',
-        threeDSSessionData: v2.sessionData ?? '',
-        transactionId: v2.transactionId,
-        callbackOrigin,
-      },
+    action: {
+      version: 2,
+      step: 'challenge',
+      acsUrl: v2.acsUrl ?? '',
+      creq: v2.creq ?? '',
+      threeDSSessionData,
+      transactionId,
+      callbackOrigin,
     },
-    threeDS: { version: 2, transactionId: v2.transactionId, sessionData: v2.sessionData ?? '' },
+    kept: { version: 2, transactionId, sessionData: threeDSSessionData },
   };
 }
 
