@@ -55,12 +55,18 @@ export async function createPayment(number: string): Promise<PaymentState> {
   return response.json() as Promise<PaymentState>;
 }
 
-export function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+/**
+ * Resolves once `check()` holds. The wait is generous (10 s): a condition met in milliseconds on an
+ * idle machine can take seconds when CI's two cores are busy, and only a stuck one should fail.
+ * The error is made here, so its stack names the test line that waited, with how long it did.
+ */
+export function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const started = Date.now();
+  const failure = new Error(`condition not met in ${timeoutMs} ms: ${String(check)}`);
   return new Promise((resolve, reject) => {
     const tick = () => {
       if (check()) return resolve();
-      if (Date.now() - started > timeoutMs) return reject(new Error('condition not met in time'));
+      if (Date.now() - started > timeoutMs) return reject(failure);
       setTimeout(tick, 20);
     };
     tick();

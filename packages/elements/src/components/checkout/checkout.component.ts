@@ -266,9 +266,10 @@ export class PgCheckout extends LitElement {
     const busy = key === 'authenticating' || key === 'redirecting' || key === 'checking';
     // During a challenge the bank's page is the title; the sentence is for screen readers only.
     const quiet = key === 'challengeAnnouncement';
-    // No whitespace inside the region: an empty message must match :empty and take no space.
+    // No whitespace inside the region: an empty message must match :empty and take no space. The
+    // sentence and its reference are one box, so it wraps beside the spinner, not under it.
     // prettier-ignore
-    return html`<div part="message" class="message ${quiet ? 'visually-hidden' : ''}" role="status" tabindex="-1" data-tone=${tone}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text || nothing}${reference ? html` <span>${localize.t('referenceLabel', { reference })}</span>` : nothing}</div>`;
+    return html`<div part="message" class="message ${quiet ? 'visually-hidden' : ''}" role="status" tabindex="-1" data-tone=${tone}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text || reference ? html`<span>${text || nothing}${reference ? html` <span>${localize.t('referenceLabel', { reference })}</span>` : nothing}</span>` : nothing}</div>`;
   }
 
   private renderThreeDS() {

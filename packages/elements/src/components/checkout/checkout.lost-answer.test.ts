@@ -1,4 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
 import type { PgCardForm } from '../card-form/card-form.component.js';
 import { until } from '../../test-helpers/backend.js';
 import { fillCard } from '../../test-helpers/input.js';
@@ -77,6 +78,14 @@ function record(el: PgCheckout) {
   return events;
 }
 
+/** The connection comes back (the `online` event), again every 20 ms until `check` holds. */
+const backOnlineUntil = (check: () => boolean) =>
+  until(() => {
+    if (check()) return true;
+    window.dispatchEvent(new Event('online'));
+    return false;
+  });
+
 async function pay(el: PgCheckout) {
   await fillCard(form(el), '4111111111111111');
   form(el).submit();
@@ -106,14 +115,13 @@ describe('<pg-checkout> after a lost answer', () => {
     expect(message(el)).not.to.match(/could not reach|not charged|try again/i);
     expect(actions(el)).to.deep.equal(none);
     expect(el.shadowRoot!.activeElement).to.equal(part(el, 'message'));
-    // The poll interval is a minute here: only the connection coming back asks again.
-    window.dispatchEvent(new Event('online'));
-    await until(() => shop.calls.filter((c) => c === 'GET /order').length === 2);
+    // The poll interval is a minute here: only the connection coming back asks again. The drop-in
+    // listens for it once the read before has been answered, so the test says it until heard.
+    await backOnlineUntil(() => shop.calls.filter((c) => c === 'GET /order').length === 2);
     await el.updateComplete;
     expect(el.status).to.equal('checking');
     expect(actions(el)).to.deep.equal(none);
-    window.dispatchEvent(new Event('online'));
-    await until(() => el.status === 'approved');
+    await backOnlineUntil(() => el.status === 'approved');
     await el.updateComplete;
     expect(message(el)).to.equal('Payment successful. Thank you! Reference: ref-77');
     expect(events).to.deep.equal(['pg-approved:']);
@@ -220,5 +228,36 @@ describe('<pg-checkout> after a lost answer', () => {
     part(el, 'retry')!.click();
     await until(() => el.status === 'idle');
     expect(actions(el)).to.deep.equal({ pay: true, retry: false, methods: true });
+  });
+
+  describe('on a phone (375 px)', () => {
+    before(() => setViewport({ width: 375, height: 667 }));
+    after(() => setViewport({ width: 800, height: 600 }));
+
+    it('the spinner stays beside the first line of "Checking whether…", not on a line of its own', async () => {
+      const shop = fakeShop({
+        'POST /payments': [lost],
+        'GET /order': [json({ success: true, status: 'checking', message: 'x' })],
+      });
+      restore = shop.restore;
+      const el = await dropIn(shop.mount);
+      await pay(el);
+      await until(() => el.status === 'checking');
+      await el.updateComplete;
+      const box = part(el, 'message')!;
+      const spinner = box.querySelector('.spinner')!.getBoundingClientRect();
+      const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      let text: Node | null = walker.nextNode();
+      while (text && !/Checking whether/.test(text.textContent ?? '')) text = walker.nextNode();
+      const range = document.createRange();
+      range.selectNodeContents(text!);
+      const lines = [...range.getClientRects()];
+      expect(lines.length, 'the sentence wraps at this width').to.be.greaterThan(1);
+      const first = lines[0]!;
+      // Side by side: the first line starts right of the spinner, on the spinner's row.
+      expect(first.left).to.be.at.least(spinner.right);
+      expect(first.top).to.be.below(spinner.bottom);
+      expect(first.bottom).to.be.above(spinner.top);
+    });
   });
 });

@@ -30,9 +30,13 @@ export const checkoutStyles = css`
   .message:not(:empty) {
     display: flex;
     gap: 0.625rem;
-    align-items: center;
-    flex-wrap: wrap;
+    /* The spinner sits on the first line's baseline, however many lines the sentence takes. */
+    align-items: baseline;
     margin-block-end: 0.25rem;
+  }
+  /* "Reference: …" goes to the next line whole rather than split after its label. */
+  .message span span {
+    display: inline-block;
   }
   .message[data-tone='success'] {
     color: var(--_success);
