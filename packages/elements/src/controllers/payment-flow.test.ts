@@ -72,6 +72,9 @@ const approved = (reference: string) => ({
   message: 'raw server text',
   clientSecret: `secret-${reference}`,
 });
+/** The middleware's answer to a payment it did not make, at `httpStatus`; its text is the server's, never shown. */
+const notPaid = (httpStatus: number, body: Record<string, unknown>) =>
+  json({ success: false, message: 'raw server text', ...body }, httpStatus);
 const order = {
   success: true,
   amount: 14900,
@@ -181,17 +184,12 @@ describe('PaymentFlowController', () => {
   it('declined: says so, clears the card for another, and the form stays the way on', async () => {
     const { host, flow, statuses, events, form, cleared } = await holdFlow({
       'POST /payments': [
-        json(
-          {
-            success: false,
-            status: 'declined',
-            reference: 'ref-2',
-            code: 'card_declined',
-            originalErrorCode: 'fin005',
-            message: 'raw server text',
-          },
-          402,
-        ),
+        notPaid(402, {
+          status: 'declined',
+          reference: 'ref-2',
+          code: 'card_declined',
+          originalErrorCode: 'fin005',
+        }),
       ],
     });
     await flow.pay(request, form);
@@ -216,16 +214,11 @@ describe('PaymentFlowController', () => {
   it('amount_changed: nothing charged, the new total goes on Pay, and the next tap sends that total', async () => {
     const { shop, host, flow, statuses, events, form } = await holdFlow({
       'POST /payments': [
-        json(
-          {
-            success: false,
-            status: 'failed',
-            code: 'amount_changed',
-            message: 'raw server text',
-            order: { amount: 44700, currency: 'ZAR' },
-          },
-          409,
-        ),
+        notPaid(409, {
+          status: 'failed',
+          code: 'amount_changed',
+          order: { amount: 44700, currency: 'ZAR' },
+        }),
         json(approved('ref-3')),
       ],
     });
@@ -251,16 +244,12 @@ describe('PaymentFlowController', () => {
   it('already paid by another tab: "this card was not charged", with the payment that paid', async () => {
     const { shop, host, flow, events, form } = await holdFlow({
       'POST /payments': [
-        json(
-          {
-            success: false,
-            status: 'failed',
-            reference: 'ref-mine',
-            code: 'already_paid',
-            message: '',
-          },
-          409,
-        ),
+        notPaid(409, {
+          status: 'failed',
+          reference: 'ref-mine',
+          code: 'already_paid',
+          message: '',
+        }),
       ],
       'GET /order': [json({ success: true, status: 'paid', payment: approved('ref-other') })],
     });
