@@ -90,6 +90,7 @@ const PRIVATE_NAMES = new RegExp(
     'invalidFields',
     'keepSecretOf',
     'loadConfig',
+    'look',
     'methodLoaded',
     'methodSource',
     'methodStep',
@@ -133,7 +134,6 @@ const PRIVATE_NAMES = new RegExp(
     'whenConnected',
     'moreTime',
     'onSchemeChange',
-    'pageScheme',
     'readScheme',
     'schemeMedia',
     'schemeSeen',
@@ -166,7 +166,6 @@ const PRIVATE_NAMES = new RegExp(
     'onThreeDSChecking',
     'ownApiOption',
     'readServerFields',
-    'serverStyles',
     'setView',
     'typedBeforeHydration',
   ].join('|')})$`,
@@ -220,8 +219,7 @@ const SHARED = {
   context: ['checkoutContext'],
   'controllers/localize': ['LocalizeController'],
   'internal/connection': ['ConnectionController'],
-  'internal/server-styles': ['ServerStylesController'],
-  'internal/page-scheme': ['PageSchemeController'],
+  'internal/look': ['lookControllers'],
   'styles/theme': ['themeStyles'],
 };
 

@@ -8,6 +8,8 @@ import type { Messages } from '../i18n/localize.js';
 import { loadRunningPayment, orderMark, saveRunningPayment } from '../internal/running-payment.js';
 import { until } from '../test-helpers/backend.js';
 import { HandClock } from '../test-helpers/clock.js';
+import { HostControllers } from '../test-helpers/host.js';
+import { setOnline } from '../test-helpers/online.js';
 import { LocalizeController } from './localize.js';
 import { PaymentFlowController, type PaymentFlowHost } from './payment-flow.js';
 
@@ -25,7 +27,7 @@ class FlowHostElement extends HTMLElement implements PaymentFlowHost {
   reference = '';
   renders = 0;
   focused = 0;
-  private readonly controllers: ReactiveController[] = [];
+  private readonly controllers = new HostControllers(() => this.isConnected);
 
   get renderRoot(): HTMLElement {
     return this;
@@ -36,12 +38,11 @@ class FlowHostElement extends HTMLElement implements PaymentFlowHost {
   }
 
   addController(controller: ReactiveController): void {
-    this.controllers.push(controller);
-    if (this.isConnected) controller.hostConnected?.();
+    this.controllers.add(controller);
   }
 
   removeController(controller: ReactiveController): void {
-    this.controllers.splice(this.controllers.indexOf(controller), 1);
+    this.controllers.remove(controller);
   }
 
   requestUpdate(): void {
@@ -49,11 +50,11 @@ class FlowHostElement extends HTMLElement implements PaymentFlowHost {
   }
 
   connectedCallback(): void {
-    for (const c of this.controllers) c.hostConnected?.();
+    this.controllers.call('hostConnected');
   }
 
   disconnectedCallback(): void {
-    for (const c of this.controllers) c.hostDisconnected?.();
+    this.controllers.call('hostDisconnected');
   }
 }
 customElements.define('synthetic-flow-host', FlowHostElement);
@@ -71,6 +72,9 @@ const approved = (reference: string) => ({
   message: 'raw server text',
   clientSecret: `secret-${reference}`,
 });
+/** The middleware's answer to a payment it did not make, at `httpStatus`; its text is the server's, never shown. */
+const notPaid = (httpStatus: number, body: Record<string, unknown>) =>
+  json({ success: false, message: 'raw server text', ...body }, httpStatus);
 const order = {
   success: true,
   amount: 14900,
@@ -180,17 +184,12 @@ describe('PaymentFlowController', () => {
   it('declined: says so, clears the card for another, and the form stays the way on', async () => {
     const { host, flow, statuses, events, form, cleared } = await holdFlow({
       'POST /payments': [
-        json(
-          {
-            success: false,
-            status: 'declined',
-            reference: 'ref-2',
-            code: 'card_declined',
-            originalErrorCode: 'fin005',
-            message: 'raw server text',
-          },
-          402,
-        ),
+        notPaid(402, {
+          status: 'declined',
+          reference: 'ref-2',
+          code: 'card_declined',
+          originalErrorCode: 'fin005',
+        }),
       ],
     });
     await flow.pay(request, form);
@@ -215,16 +214,11 @@ describe('PaymentFlowController', () => {
   it('amount_changed: nothing charged, the new total goes on Pay, and the next tap sends that total', async () => {
     const { shop, host, flow, statuses, events, form } = await holdFlow({
       'POST /payments': [
-        json(
-          {
-            success: false,
-            status: 'failed',
-            code: 'amount_changed',
-            message: 'raw server text',
-            order: { amount: 44700, currency: 'ZAR' },
-          },
-          409,
-        ),
+        notPaid(409, {
+          status: 'failed',
+          code: 'amount_changed',
+          order: { amount: 44700, currency: 'ZAR' },
+        }),
         json(approved('ref-3')),
       ],
     });
@@ -250,16 +244,12 @@ describe('PaymentFlowController', () => {
   it('already paid by another tab: "this card was not charged", with the payment that paid', async () => {
     const { shop, host, flow, events, form } = await holdFlow({
       'POST /payments': [
-        json(
-          {
-            success: false,
-            status: 'failed',
-            reference: 'ref-mine',
-            code: 'already_paid',
-            message: '',
-          },
-          409,
-        ),
+        notPaid(409, {
+          status: 'failed',
+          reference: 'ref-mine',
+          code: 'already_paid',
+          message: '',
+        }),
       ],
       'GET /order': [json({ success: true, status: 'paid', payment: approved('ref-other') })],
     });
@@ -274,17 +264,13 @@ describe('PaymentFlowController', () => {
   });
 
   describe('offline', () => {
-    const onLine = (value: boolean | undefined) => {
-      if (value === undefined) delete (navigator as { onLine?: boolean }).onLine;
-      else Object.defineProperty(navigator, 'onLine', { get: () => value, configurable: true });
-    };
-    afterEach(() => onLine(undefined));
+    afterEach(() => setOnline(undefined));
 
     it('offline at Pay: sends nothing, says nothing was charged; back online, Pay pays', async () => {
       const { shop, host, flow, statuses, events, form } = await holdFlow({
         'POST /payments': [json(approved('ref-4'))],
       });
-      onLine(false);
+      setOnline(false);
       await flow.pay(request, form);
       expect(shop.sent('POST /payments')).to.have.length(0);
       expect(statuses).to.deep.equal(['submitting', 'failed']);
@@ -294,7 +280,7 @@ describe('PaymentFlowController', () => {
           detail: { reference: undefined, code: 'offline', message: en.offline },
         },
       ]);
-      onLine(true);
+      setOnline(true);
       await flow.pay(request, form);
       expect(shop.sent('POST /payments')).to.have.length(1);
       expect(host.status).to.equal('approved');

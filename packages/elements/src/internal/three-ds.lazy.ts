@@ -11,8 +11,7 @@ import { LocalizeController } from '../controllers/localize.js';
 import { themeStyles } from '../styles/theme.js';
 import { importBesideScript } from './beside-script.lazy.js';
 import { ConnectionController } from './connection.js';
-import { PageSchemeController } from './page-scheme.js';
-import { ServerStylesController } from './server-styles.js';
+import { lookControllers } from './look.js';
 
 /** The 3-D Secure classes, once `pg-checkout.3ds.js` ran (`PgCheckout.Pg3dsV2` in the script tag). */
 export let Pg3dsV1: typeof V1 | undefined;
@@ -34,8 +33,7 @@ const shared = () => ({
   context: { checkoutContext },
   'controllers/localize': { LocalizeController },
   'internal/connection': { ConnectionController },
-  'internal/server-styles': { ServerStylesController },
-  'internal/page-scheme': { PageSchemeController },
+  'internal/look': { lookControllers },
   'styles/theme': { themeStyles },
 });
 

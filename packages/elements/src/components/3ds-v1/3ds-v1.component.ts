@@ -3,8 +3,7 @@ import type { FinalPaymentState, ThreeDSV1Action } from '../../api/types.js';
 import { ThreeDSFlowController } from '../../controllers/three-ds-flow.js';
 import { renderThreeDS } from '../../controllers/three-ds-view.js';
 import type { Messages } from '../../i18n/localize.js';
-import { PageSchemeController } from '../../internal/page-scheme.js';
-import { ServerStylesController } from '../../internal/server-styles.js';
+import { lookControllers } from '../../internal/look.js';
 import { themeStyles } from '../../styles/theme.js';
 import { threeDSV1Styles } from './3ds-v1.styles.js';
 
@@ -44,10 +43,8 @@ export class Pg3dsV1 extends LitElement {
 
   private readonly flow = new ThreeDSFlowController(this, { version: 1 });
 
-  private readonly serverStyles = new ServerStylesController(this);
-
-  /** `appearance="auto"` follows the page's own colours. */
-  private readonly pageScheme = new PageSchemeController(this);
+  /** Its look: the server's styles once it hydrates; `appearance="auto"` follows the page's own colours. */
+  private readonly look = lookControllers(this);
 
   /** The middleware's mount URL; the drop-in's when inside one. */
   endpoint = '';

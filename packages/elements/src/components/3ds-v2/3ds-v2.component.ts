@@ -3,8 +3,7 @@ import type { FinalPaymentState, ThreeDSV2Action } from '../../api/types.js';
 import { ThreeDSFlowController } from '../../controllers/three-ds-flow.js';
 import { renderThreeDS } from '../../controllers/three-ds-view.js';
 import type { Messages } from '../../i18n/localize.js';
-import { PageSchemeController } from '../../internal/page-scheme.js';
-import { ServerStylesController } from '../../internal/server-styles.js';
+import { lookControllers } from '../../internal/look.js';
 import { themeStyles } from '../../styles/theme.js';
 import { threeDSV2Styles } from './3ds-v2.styles.js';
 
@@ -52,10 +51,8 @@ export class Pg3dsV2 extends LitElement {
     methodTimeout: () => this.methodTimeout,
   });
 
-  private readonly serverStyles = new ServerStylesController(this);
-
-  /** `appearance="auto"` follows the page's own colours. */
-  private readonly pageScheme = new PageSchemeController(this);
+  /** Its look: the server's styles once it hydrates; `appearance="auto"` follows the page's own colours. */
+  private readonly look = lookControllers(this);
 
   /** Milliseconds between the method frame's load and Step 2 confirm (the gateway asks for 3 s). */
   methodTimeout = 3000;

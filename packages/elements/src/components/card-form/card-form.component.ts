@@ -23,8 +23,7 @@ import { checkoutContext, type CheckoutContext } from '../../context.js';
 import { createPgSubmitEvent } from '../../events/submit.js';
 import { LocalizeController } from '../../controllers/localize.js';
 import type { Messages, Translate } from '../../i18n/localize.js';
-import { ServerStylesController } from '../../internal/server-styles.js';
-import { PageSchemeController } from '../../internal/page-scheme.js';
+import { lookControllers } from '../../internal/look.js';
 import { themeStyles } from '../../styles/theme.js';
 import {
   CardHolderValidator,
@@ -109,10 +108,8 @@ export class PgCardForm extends LitElement {
   /** Its words: the drop-in's inside `<pg-checkout>`, else its own `locale` with its `messages` on top. */
   private readonly localize = new LocalizeController(this, { inherit: () => this.checkout?.t });
 
-  private readonly serverStyles = new ServerStylesController(this);
-
-  /** `appearance="auto"` follows the page's own colours. */
-  private readonly pageScheme = new PageSchemeController(this);
+  /** Its look: the server's styles once it hydrates; `appearance="auto"` follows the page's own colours. */
+  private readonly look = lookControllers(this);
 
   private readonly consumer = new ContextConsumer(this, {
     context: checkoutContext,

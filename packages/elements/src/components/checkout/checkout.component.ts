@@ -13,8 +13,7 @@ import { LocalizeController } from '../../controllers/localize.js';
 import { PaymentFlowController, type RedirectMethod } from '../../controllers/payment-flow.js';
 import type { CheckoutStatus } from '../../events/status.js';
 import type { MessageKey, Messages } from '../../i18n/localize.js';
-import { ServerStylesController } from '../../internal/server-styles.js';
-import { PageSchemeController } from '../../internal/page-scheme.js';
+import { lookControllers } from '../../internal/look.js';
 import { themeStyles } from '../../styles/theme.js';
 import { checkoutStyles } from './checkout.styles.js';
 
@@ -124,10 +123,8 @@ export class PgCheckout extends LitElement {
     focusMessage: () => this.focusMessage(),
   });
 
-  private readonly serverStyles = new ServerStylesController(this);
-
-  /** `appearance="auto"` follows the page's own colours. */
-  private readonly pageScheme = new PageSchemeController(this);
+  /** Its look: the server's styles once it hydrates; `appearance="auto"` follows the page's own colours. */
+  private readonly look = lookControllers(this);
 
   /** URL where the middleware is mounted (for example `/checkout`). */
   endpoint = '';

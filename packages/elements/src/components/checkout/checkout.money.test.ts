@@ -3,6 +3,7 @@ import type { PgCardForm } from '../card-form/card-form.component.js';
 import type { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
 import { backend, decide, record, until } from '../../test-helpers/backend.js';
 import { fillCard } from '../../test-helpers/input.js';
+import { setOnline } from '../../test-helpers/online.js';
 import './checkout.js';
 import type { PgCheckout } from './checkout.component.js';
 
@@ -306,10 +307,6 @@ describe('<pg-checkout> and the money truth', () => {
   });
 
   describe('offline at Pay (point 11)', () => {
-    const setOnline = (value: boolean | undefined) => {
-      if (value === undefined) delete (navigator as { onLine?: boolean }).onLine;
-      else Object.defineProperty(navigator, 'onLine', { get: () => value, configurable: true });
-    };
     afterEach(() => setOnline(undefined));
 
     it('says "You are offline. Nothing was charged." and sends nothing', async () => {
