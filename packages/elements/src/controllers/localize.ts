@@ -57,7 +57,7 @@ export class LocalizeController implements ReactiveController {
 
   /** The one sentence a shopper reads for how a payment ended; raw server and gateway text never shows. */
   outcome(state: FinalPaymentState): string {
-    return shopperMessage(state, this.t);
+    return shopperMessage(state, this.t, (cents, currency) => this.amount(cents, currency));
   }
 
   /**

@@ -226,13 +226,16 @@ describe('PaymentFlowController', () => {
     expect(flow.config?.amount).to.equal(44700);
     // Failed for a moment (the event), then the form with its new total is the way on: no "Try again".
     expect(statuses).to.deep.equal(['submitting', 'failed', 'idle']);
+    // The sentence a screen reader reads first names the new total, as Pay shows it.
+    const changed = en.amountChanged.replace('{total}', 'R\u00a0447,00');
+    expect(changed).to.match(/^The total is now R.447,00\. Nothing was charged/);
     expect(events).to.deep.equal([
       {
         type: 'pg-failed',
-        detail: { reference: undefined, code: 'amount_changed', message: en.amountChanged },
+        detail: { reference: undefined, code: 'amount_changed', message: changed },
       },
     ]);
-    expect(said(flow)).to.equal(en.amountChanged);
+    expect(said(flow)).to.equal(changed);
     await flow.pay(request, form);
     expect(shop.sent('POST /payments').map((c) => (c.body as PaymentRequest).shown)).to.deep.equal([
       { amount: 14900, currency: 'ZAR' },

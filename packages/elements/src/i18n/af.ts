@@ -64,7 +64,7 @@ export const af: Messages = {
   unavailable: 'Die betaaldiens is nou nie beskikbaar nie. Probeer asseblief binnekort weer.',
   notFound: 'Ons kon nie hierdie betaling vind nie. Probeer asseblief weer.',
   alreadyPaid: 'Hierdie bestelling is reeds betaal. Hierdie kaart is nie gehef nie.',
-  amountChanged: 'Die totaal het verander. Niks is gehef nie; kyk daarna en betaal weer.',
+  amountChanged: 'Die totaal is nou {total}. Niks is gehef nie; kyk daarna en betaal weer.',
   offline: 'Jy is vanlyn. Niks is gehef nie.',
   checking: 'Ons kyk of jou betaling deurgegaan het. Moet asseblief nog nie weer betaal nie.',
   orderChanged:

@@ -61,7 +61,7 @@ export const en: Messages = {
   unavailable: 'The payment service is not available right now. Please try again shortly.',
   notFound: 'We could not find this payment. Please try again.',
   alreadyPaid: 'This order is already paid. This card was not charged.',
-  amountChanged: 'The total changed. Nothing was charged; check it and pay again.',
+  amountChanged: 'The total is now {total}. Nothing was charged; check it and pay again.',
   offline: 'You are offline. Nothing was charged.',
   checking: 'Checking whether your payment went through. Please do not pay again yet.',
   orderChanged:

@@ -59,6 +59,7 @@ export interface Messages {
   unavailable: string;
   notFound: string;
   alreadyPaid: string;
+  /** `{total}`: the order's new total, as Pay shows it. */
   amountChanged: string;
   offline: string;
   checking: string;

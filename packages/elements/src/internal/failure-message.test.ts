@@ -94,4 +94,23 @@ describe('shopperMessage', () => {
     expect(shopperMessage(declined('authentication_failed'), t)).to.equal(af.authenticationFailed);
     expect(shopperMessage(declined('odd'), t)).to.equal(af.declined);
   });
+
+  it('says a changed total with the new total: as the page writes it, or plainly while that is made', () => {
+    const changed: FinalPaymentState = {
+      success: false,
+      status: 'failed',
+      code: 'amount_changed',
+      message: raw,
+      order: { amount: 44_700, currency: 'ZAR' },
+    };
+    const written = (cents: number, currency: string) => `${currency}:${cents}`;
+    expect(shopperMessage(changed, createTranslator('en'), written)).to.equal(
+      'The total is now ZAR:44700. Nothing was charged; check it and pay again.',
+    );
+    expect(shopperMessage(changed, createTranslator('af'), () => undefined)).to.equal(
+      'Die totaal is nou 447.00 ZAR. Niks is gehef nie; kyk daarna en betaal weer.',
+    );
+    const override = createTranslator('en', { amountChanged: 'Now {total}.' });
+    expect(shopperMessage(changed, override, written)).to.equal('Now ZAR:44700.');
+  });
 });

@@ -71,8 +71,8 @@ export const flowReady = (): Promise<typeof Flow | undefined> => threeDSReady().
  * place of failure-message.ts there, since the code table it reads ships in pg-checkout.3ds.js, which has
  * run whenever there is an outcome to say.
  */
-export const shopperMessage: typeof Sentence = (state, t) =>
-  flow?.shopperMessage(state, t) ?? t('unavailable');
+export const shopperMessage: typeof Sentence = (state, t, amount) =>
+  flow?.shopperMessage(state, t, amount) ?? t('unavailable');
 
 function load(): Promise<{ Pg3dsV1: typeof V1; Pg3dsV2: typeof V2; checkoutFlow: typeof Flow }> {
   (globalThis as Record<symbol, unknown>)[Symbol.for('pg-checkout.3ds')] = shared();

@@ -163,7 +163,9 @@ describe('<pg-checkout> and the money truth', () => {
       shown: { amount: 14900, currency: 'ZAR' },
     });
     expect(el.status).to.equal('idle');
-    expect(message(el)).to.equal('The total changed. Nothing was charged; check it and pay again.');
+    expect(message(el)).to.equal(
+      'The total is now R\u00a0447,00. Nothing was charged; check it and pay again.',
+    );
     expect(actions(el).pay).to.equal(true);
     form(el).submit();
     await until(() => el.status === 'approved');
