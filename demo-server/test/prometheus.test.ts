@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startDemo, type RunningDemo } from '../src/app.js';
+import { cardBody as card } from '@pg-checkout/test-helpers/cards';
 
 // Debian's `prometheus` package (.ci/run installs it); PROMETHEUS_PATH points elsewhere.
 const PROMETHEUS = process.env.PROMETHEUS_PATH ?? '/usr/bin/prometheus';
@@ -20,19 +21,6 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
-
-const card = (number: string) => ({
-  card: {
-    number,
-    cardHolder: 'Test Shopper',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 2,
-    cvv: '123',
-    type: number.startsWith('5') ? 'mastercard' : 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-});
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;

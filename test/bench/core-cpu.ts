@@ -10,6 +10,7 @@ import {
   type CheckoutGateway,
   type LookupRecord,
 } from '@pg-checkout/server';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 const PAYMENTS = Number(process.argv[2] ?? 8_000);
 const WARMUP = Math.round(PAYMENTS / 4);
@@ -58,18 +59,7 @@ const handler = createCheckoutHandler({
   logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
 });
 
-const body = JSON.stringify({
-  card: {
-    number: '4111111111111111',
-    cardHolder: 'Bench Tester',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 3,
-    cvv: '123',
-    type: 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-});
+const body = JSON.stringify(cardBody('4111111111111111'));
 
 async function pay(i: number): Promise<void> {
   const response = await handler(

@@ -6,6 +6,7 @@
 import { GatewayClient } from '@pg-checkout/node';
 import { createCheckoutHandler, type CheckoutOptions } from '@pg-checkout/server';
 import type { CheckoutPackages } from './lib/bundle-tree.js';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 const WARM_UP = 2_000;
 const PER_ROUND = 4_000;
@@ -57,18 +58,7 @@ export function checkoutPayer(
     resolveOrder: () => ({ amount: 12_345, currency: 'ZAR', reference: `order-${++n}` }),
     ...extra,
   });
-  const body = JSON.stringify({
-    card: {
-      number: '4111111111111111',
-      cardHolder: 'Bench Tester',
-      expiryMonth: 12,
-      expiryYear: new Date().getUTCFullYear() + 3,
-      cvv: '123',
-      type: 'visa',
-    },
-    screenWidth: 1280,
-    screenHeight: 800,
-  });
+  const body = JSON.stringify(cardBody('4111111111111111'));
   const pay = async () => {
     const response = await handler(
       new Request('https://shop.example/api/checkout/payments', {

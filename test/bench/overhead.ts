@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { startChild, type Child } from './lib/child.js';
 import { quantile } from './lib/pool.js';
 import type { SandboxReady } from './sandbox-bench.js';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 // 1 connection shows the latency a request adds; 10 load the machine for throughput.
 export const LEVELS = [1, 10] as const;
@@ -16,18 +17,7 @@ const ROUNDS = 5;
 
 const lib = (name: string) => fileURLToPath(new URL(`./lib/${name}`, import.meta.url));
 
-const BODY = JSON.stringify({
-  card: {
-    number: '4111111111111111',
-    cardHolder: 'Bench Tester',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 3,
-    cvv: '123',
-    type: 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-});
+const BODY = JSON.stringify(cardBody('4111111111111111'));
 
 export interface Load {
   /** CPU ms the app process spent per answered request. */

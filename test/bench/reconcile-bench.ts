@@ -13,6 +13,7 @@ import {
   type CheckoutSweep,
   type ReconcileSummary,
 } from '@pg-checkout/server';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 export interface SweepRow {
   scenario: string;
@@ -23,19 +24,7 @@ export interface SweepRow {
 }
 
 const ATTEMPTS = Number(process.env.BENCH_SWEEP_ATTEMPTS ?? 200);
-const card = (number: string) =>
-  JSON.stringify({
-    card: {
-      number,
-      cardHolder: 'Bench Tester',
-      expiryMonth: 12,
-      expiryYear: new Date().getUTCFullYear() + 3,
-      cvv: '123',
-      type: 'visa',
-    },
-    screenWidth: 1280,
-    screenHeight: 800,
-  });
+const card = (number: string) => JSON.stringify(cardBody(number));
 
 /** A sandbox of its own for one scenario, so that its sweep lists only that scenario's payments. */
 async function world() {

@@ -11,6 +11,7 @@ import { quantile } from './lib/pool.js';
 import type { SandboxReady } from './sandbox-bench.js';
 import { startRedis } from '@pg-checkout/test-helpers/redis-server';
 import { startCluster } from '@pg-checkout/test-helpers/redis-cluster';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 import {
   commandCalls,
   commandsPerPayment as perPaymentOf,
@@ -22,18 +23,7 @@ const ROUNDS = 5;
 const STORES = ['memory', 'redis', 'cluster'] as const;
 type StoreKind = (typeof STORES)[number];
 
-const BODY = JSON.stringify({
-  card: {
-    number: '4111111111111111',
-    cardHolder: 'Bench Tester',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 3,
-    cvv: '123',
-    type: 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-});
+const BODY = JSON.stringify(cardBody('4111111111111111'));
 
 export interface StoreLoad {
   rps: number;

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 export interface Gateway {
   url: string;
@@ -93,19 +94,6 @@ export async function ssrPage(app: RunningApp, path = '/'): Promise<string> {
   return html;
 }
 
-const body = (number: string) => ({
-  card: {
-    number,
-    cardHolder: 'Test Shopper',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 2,
-    cvv: '123',
-    type: 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-});
-
 // The answers are read field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Answer = any;
@@ -145,7 +133,7 @@ export async function payOverHttp(app: RunningApp, card: string): Promise<string
   const config = await call(app, 'GET', '/api/checkout/config');
   assert.equal(config.status, 200, JSON.stringify(config.body));
   assert.equal(config.body.amount, 12_345);
-  const created = await call(app, 'POST', '/api/checkout/payments', body(card));
+  const created = await call(app, 'POST', '/api/checkout/payments', cardBody(card));
   assert.equal(created.status, 200, JSON.stringify(created.body));
   if (!created.body.threeDS) return created.body.status;
   assert.equal(created.body.threeDS.step, 'method', JSON.stringify(created.body));

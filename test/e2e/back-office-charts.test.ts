@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core';
 import { startDemo, type RunningDemo } from 'demo-server/app';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 import { launchChromium } from '@pg-checkout/test-helpers/browser';
+import { cardBody as card } from '@pg-checkout/test-helpers/cards';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const shots = join(
@@ -64,19 +65,6 @@ async function post(
   });
   return response.json();
 }
-
-const card = (number: string) => ({
-  card: {
-    number,
-    cardHolder: 'Test Shopper',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 2,
-    cvv: '123',
-    type: number.startsWith('5') ? 'mastercard' : 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-});
 
 /** One shopper (no cookie: an order of its own); the status the payment ended in, or `open`. */
 async function shopper(i: number): Promise<string> {

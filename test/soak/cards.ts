@@ -1,4 +1,5 @@
 /** The test cards of DESIGN.md that finish without a browser, and what each must end as. */
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 export type Expect = 'approved' | 'declined' | 'authenticating';
 
@@ -37,16 +38,5 @@ export const SOAK_CARDS: readonly SoakCard[] = [
 
 /** The browser's body for one card, as `<pg-card-form>` would post it. */
 export function paymentBody(c: SoakCard): string {
-  return JSON.stringify({
-    card: {
-      number: c.number,
-      cardHolder: 'Soak Tester',
-      expiryMonth: 12,
-      expiryYear: new Date().getUTCFullYear() + 3,
-      cvv: c.type === 'amex' ? '1234' : '123',
-      type: c.type,
-    },
-    screenWidth: 1280,
-    screenHeight: 800,
-  });
+  return JSON.stringify(cardBody(c.number, { type: c.type }));
 }

@@ -8,20 +8,10 @@ import assert from 'node:assert/strict';
 import { GatewayClient } from '@pg-checkout/node';
 import { createCheckout, MemoryStore, type PaymentEvent } from '../src/index.js';
 import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
-const CARD = {
-  card: {
-    number: '4111111111111111',
-    cardHolder: 'Test Shopper',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 2,
-    cvv: '123',
-    type: 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-};
+const CARD = cardBody('4111111111111111');
 
 let app: SandboxApp;
 let down = true;

@@ -1,51 +1,12 @@
 /** The core's use cases, issue 29: the total charged is the one shown, and "already paid" says so. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { callerOf } from '../src/use-cases/caller.js';
-import { createContext } from '../src/setup/context.js';
-import { validateOptions } from '../src/setup/validate-options.js';
 import type { CheckoutOrder } from '../src/options.js';
-import { payByCard } from '../src/use-cases/pay-by-card.js';
-import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
+import { coreHarness } from './helpers/core.js';
 
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-function setup(order: CheckoutOrder) {
-  const gateway = new FakeGateway();
-  const ctx = createContext(
-    validateOptions({
-      gateway,
-      store: new FlakyStore(),
-      sessionSecret: 's'.repeat(32),
-      webhookSecret: 'whsec',
-      publicUrl: 'https://shop.test/checkout',
-      resolveOrder: () => order,
-      rateLimit: false,
-      logger: silent,
-    }),
-  );
-  const caller = callerOf(ctx, null, { clientIp: '198.51.100.7', pageOrigin: 'https://shop.test' });
-  const pay = (number: string, shown?: { amount: number; currency: string }) =>
-    payByCard(
-      {
-        card: {
-          number,
-          cardHolder: 'Test Shopper',
-          expiryMonth: 12,
-          expiryYear: 2031,
-          cvv: '123',
-          type: 'visa',
-        },
-        screenWidth: 1280,
-        screenHeight: 800,
-        ...(shown ? { shown } : {}),
-      },
-      caller,
-      ctx,
-    );
-  return { gateway, pay };
-}
+const setup = (order: CheckoutOrder) =>
+  coreHarness({ store: new FlakyStore(), resolveOrder: () => order });
 
 describe('payByCard and the total the page showed', () => {
   it('an order now R 447,00 paid from a page that showed R 149,00: amount_changed, nothing sent', async () => {

@@ -7,21 +7,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore } from '../src/stores/memory.js';
-import { callerOf } from '../src/use-cases/caller.js';
-import { createContext, type Context } from '../src/setup/context.js';
-import { validateOptions } from '../src/setup/validate-options.js';
 import type { CheckoutStore } from '../src/stores/store.js';
 import type { PaymentEvent } from '../src/options.js';
-import { payByCard } from '../src/use-cases/pay-by-card.js';
 import { paymentStatus } from '../src/use-cases/status.js';
 import { confirmProof } from '../src/use-cases/confirm-proof.js';
 import { methodContent } from '../src/use-cases/three-ds-pages.js';
 import { orderKeys, paymentKeys } from '../src/stores/keys.js';
 import { recordAnswer, readPayment } from '../src/order/book.js';
 import { startAttempt, withOrder, type Ledger } from '../src/order/ledger.js';
-import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
-
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+import { coreHarness } from './helpers/core.js';
 
 /** A memory store that counts its calls and can lose the next write of one kind of key. */
 class ProbedStore extends MemoryStore {
@@ -68,50 +62,27 @@ class ProbedStore extends MemoryStore {
 }
 
 function setup(options: { hook?: boolean } = {}) {
-  const store = new ProbedStore();
-  const gateway = new FakeGateway();
   let resolves = 0;
   const completed: string[] = [];
-  const ctx: Context = createContext(
-    validateOptions({
-      gateway,
-      store,
-      sessionSecret: 's'.repeat(32),
-      webhookSecret: 'whsec',
-      publicUrl: 'https://shop.test/checkout',
-      resolveOrder: () => {
-        resolves++;
-        return { amount: 14_900, currency: 'ZAR', reference: 'cart-1' };
-      },
-      rateLimit: false,
-      logger: silent,
-      ...(options.hook === false
+  const core = coreHarness({
+    store: new ProbedStore(),
+    resolveOrder: () => {
+      resolves++;
+      return { amount: 14_900, currency: 'ZAR', reference: 'cart-1' };
+    },
+    options:
+      options.hook === false
         ? {}
-        : { onPaymentCompleted: (event: PaymentEvent) => void completed.push(event.reference) }),
-    }),
-  );
-  const caller = () =>
-    callerOf(ctx, null, { clientIp: '198.51.100.7', pageOrigin: 'https://shop.test' });
-  const pay = (number: string) =>
-    payByCard(
-      {
-        card: {
-          number,
-          cardHolder: 'Test Shopper',
-          expiryMonth: 12,
-          expiryYear: 2031,
-          cvv: '123',
-          type: 'visa',
-        },
-        screenWidth: 1280,
-        screenHeight: 800,
-      },
-      caller(),
-      ctx,
-    );
+        : { onPaymentCompleted: (event: PaymentEvent) => void completed.push(event.reference) },
+  });
   const ledger = async () =>
-    JSON.parse((await store.get(orderKeys('cart-1').ledger)) ?? '{"attempts":{}}') as Ledger;
-  return { ctx, store, gateway, caller, pay, ledger, completed, resolves: () => resolves };
+    JSON.parse((await core.store.get(orderKeys('cart-1').ledger)) ?? '{"attempts":{}}') as Ledger;
+  // The bank's good Step-2 proof for the order's first attempt (a challenge passed).
+  const proof = () =>
+    confirmProof(core.ctx, { order: 'cart-1', n: 1, version: 2, proof: 'good-proof' });
+  const status = (reference: string) =>
+    paymentStatus({ reference, merchantReference: 'cart-1-1' }, core.caller(), core.ctx);
+  return { ...core, ledger, proof, status, completed, resolves: () => resolves };
 }
 
 describe('one call records a gateway answer in the book', () => {
@@ -163,22 +134,11 @@ describe('a crash between the two writes never lies', () => {
     const created = await t.pay('4000000000003055');
     assert.equal(created.status, 'authenticating');
     t.store.loseNextLedger = true;
-    const done = await confirmProof(t.ctx, {
-      order: 'cart-1',
-      n: 1,
-      version: 2,
-      proof: 'good-proof',
-    });
+    const done = await t.proof();
     assert.equal(done.kind, 'done');
     assert.equal((await t.ledger()).attempts[1]?.status, 'open', 'the ledger write was lost');
-    const payment = { reference: created.reference!, merchantReference: 'cart-1-1' };
-    assert.equal((await paymentStatus(payment, t.caller(), t.ctx)).status, 'approved');
-    const replay = await confirmProof(t.ctx, {
-      order: 'cart-1',
-      n: 1,
-      version: 2,
-      proof: 'good-proof',
-    });
+    assert.equal((await t.status(created.reference!)).status, 'approved');
+    const replay = await t.proof();
     assert.equal(replay.kind, 'done');
     assert.equal(replay.kind === 'done' && replay.state.status, 'approved');
     const again = await t.pay('4111111111111111');
@@ -192,22 +152,12 @@ describe('a crash between the two writes never lies', () => {
     const t = setup();
     const created = await t.pay('4000000000003055');
     t.store.failNextSet = ':pay';
-    const done = await confirmProof(t.ctx, {
-      order: 'cart-1',
-      n: 1,
-      version: 2,
-      proof: 'good-proof',
-    });
+    const done = await t.proof();
     assert.equal(done.kind === 'done' && done.state.status, 'approved');
     assert.equal((await t.ledger()).attempts[1]?.status, 'paid');
     assert.equal((await readPayment(t.ctx, created.reference!))?.state.status, 'authenticating');
     // The bank posts again: "done", with the gateway's word, not the stale "authenticating".
-    const replay = await confirmProof(t.ctx, {
-      order: 'cart-1',
-      n: 1,
-      version: 2,
-      proof: 'good-proof',
-    });
+    const replay = await t.proof();
     assert.equal(replay.kind, 'done');
     assert.equal(replay.kind === 'done' && replay.state.status, 'approved');
     assert.equal(t.gateway.calls.filter((c) => c === 'confirm3dsV2').length, 1, 'confirmed once');
@@ -273,18 +223,9 @@ describe('records written by the previous release are read (a rolling deploy)', 
       t.ctx,
     );
     assert.equal(step2.status, 'authenticating', 'the challenge follows Step 2');
-    const done = await confirmProof(t.ctx, {
-      order: 'cart-1',
-      n: 1,
-      version: 2,
-      proof: 'good-proof',
-    });
+    const done = await t.proof();
     assert.equal(done.kind === 'done' && done.state.status, 'approved');
-    const status = await paymentStatus(
-      { reference, merchantReference: 'cart-1-1' },
-      t.caller(),
-      t.ctx,
-    );
+    const status = await t.status(reference);
     assert.equal(status.status, 'approved');
     assert.equal((await t.ledger()).attempts[1]?.status, 'paid');
     assert.deepEqual(t.completed, [reference]);
@@ -297,11 +238,7 @@ describe('what a status read of an approved payment costs', () => {
     const paid = await t.pay('4111111111111111');
     assert.equal(paid.status, 'approved');
     t.gateway.calls.length = 0;
-    const status = await paymentStatus(
-      { reference: paid.reference!, merchantReference: 'cart-1-1' },
-      t.caller(),
-      t.ctx,
-    );
+    const status = await t.status(paid.reference!);
     assert.equal(status.status, 'approved');
     assert.deepEqual(t.gateway.calls, ['lookup']);
   });
@@ -309,14 +246,10 @@ describe('what a status read of an approved payment costs', () => {
   it('a payment the book holds as approved: no gateway call, one store read', async () => {
     const t = setup();
     const created = await t.pay('4000000000003055');
-    await confirmProof(t.ctx, { order: 'cart-1', n: 1, version: 2, proof: 'good-proof' });
+    await t.proof();
     t.gateway.calls.length = 0;
     t.store.calls.length = 0;
-    const status = await paymentStatus(
-      { reference: created.reference!, merchantReference: 'cart-1-1' },
-      t.caller(),
-      t.ctx,
-    );
+    const status = await t.status(created.reference!);
     assert.equal(status.status, 'approved');
     assert.deepEqual(t.gateway.calls, []);
     assert.deepEqual(t.store.calls, ['get']);

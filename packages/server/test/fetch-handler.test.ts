@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler, type CheckoutHandler } from '../src/index.js';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 // What a Fetch-based framework does for the handler: a Request from Node's request, the
 // Response written back, and the client address from the socket.
@@ -31,19 +32,6 @@ function serve(handler: CheckoutHandler, withAddress = true): Promise<Server> {
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
-
-const card = (number: string) => ({
-  card: {
-    number,
-    cardHolder: 'Test Shopper',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 2,
-    cvv: '123',
-    type: 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-});
 
 describe('createCheckoutHandler: the checkout as one Fetch API function', () => {
   let sandbox: Sandbox;
@@ -101,7 +89,7 @@ describe('createCheckoutHandler: the checkout as one Fetch API function', () => 
     assert.equal(config.status, 200);
     assert.equal(config.body.amount, 14_900);
     assert.equal(config.headers.get('cache-control'), 'no-store');
-    const paid = await call('POST', '/api/checkout/payments', card('4111111111111111'), {
+    const paid = await call('POST', '/api/checkout/payments', cardBody('4111111111111111'), {
       'x-order': 'fetch-card',
     });
     assert.equal(paid.status, 200, JSON.stringify(paid.body));
@@ -110,7 +98,7 @@ describe('createCheckoutHandler: the checkout as one Fetch API function', () => 
   });
 
   it('runs a 3-D Secure v2 challenge: method page, Step 2, the bank’s post, the status', async () => {
-    const created = await call('POST', '/api/checkout/payments', card('4000000000003063'));
+    const created = await call('POST', '/api/checkout/payments', cardBody('4000000000003063'));
     assert.equal(created.body.threeDS.step, 'method');
     await runMethodStep(created.body.threeDS.methodUrl);
     const secret = { 'x-pg-client-secret': created.body.clientSecret };
@@ -152,7 +140,7 @@ describe('createCheckoutHandler: the checkout as one Fetch API function', () => 
       [
         'POST',
         '/api/checkout/payments',
-        card('4111111111111111'),
+        cardBody('4111111111111111'),
         { origin: 'https://evil.test' },
         403,
         'forbidden_origin',
@@ -201,7 +189,7 @@ describe('createCheckoutHandler: the checkout as one Fetch API function', () => 
       const answer = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: 'http://shop.test' },
-        body: JSON.stringify(card('4111111111111111')),
+        body: JSON.stringify(cardBody('4111111111111111')),
       });
       assert.equal(answer.status, 503);
       assert.equal(((await answer.json()) as { code: string }).code, 'misconfigured');

@@ -6,13 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStore, type CheckoutStore } from '../src/index.js';
-import { callerOf } from '../src/use-cases/caller.js';
-import { createContext } from '../src/setup/context.js';
-import { validateOptions } from '../src/setup/validate-options.js';
-import { payByCard } from '../src/use-cases/pay-by-card.js';
-import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
-
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+import { coreHarness } from './helpers/core.js';
 
 /** A MemoryStore that counts its calls by method name. */
 function countedStore(): { store: CheckoutStore; calls: string[] } {
@@ -33,42 +27,16 @@ function countedStore(): { store: CheckoutStore; calls: string[] } {
 
 async function payOnce(rateLimit: false | undefined) {
   const { store, calls } = countedStore();
-  const gateway = new FakeGateway();
-  const ctx = createContext(
-    validateOptions({
-      gateway,
-      store,
-      sessionSecret: 's'.repeat(32),
-      webhookSecret: 'whsec',
-      publicUrl: 'https://shop.test/checkout',
-      resolveOrder: () => ({ amount: 14_900, currency: 'ZAR', reference: 'order-rt' }),
-      ...(rateLimit === false ? { rateLimit } : {}),
-      logger: silent,
-    }),
-  );
-  const caller = callerOf(ctx, null, {
-    clientIp: '198.51.100.7',
-    pageOrigin: 'https://shop.test',
+  const t = coreHarness({
+    store,
+    resolveOrder: () => ({ amount: 14_900, currency: 'ZAR', reference: 'order-rt' }),
+    // Unset: the default limits.
+    options: { rateLimit },
   });
   calls.length = 0;
-  const state = await payByCard(
-    {
-      card: {
-        number: '4111111111111111',
-        cardHolder: 'Test Shopper',
-        expiryMonth: 12,
-        expiryYear: 2031,
-        cvv: '123',
-        type: 'visa',
-      },
-      screenWidth: 1280,
-      screenHeight: 800,
-    },
-    caller,
-    ctx,
-  );
+  const state = await t.pay('4111111111111111');
   assert.equal(state.status, 'approved');
-  return { store: calls, gateway: gateway.calls };
+  return { store: calls, gateway: t.gateway.calls };
 }
 
 describe('round trips of an approved card payment of a new order', () => {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler, type CheckoutHandlerOptions } from '../src/index.js';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 // Each credential and URL mistake a merchant makes, on the first payment of an order (when the
 // order is read back from the gateway before anything is sent): a setup fault, told as one.
@@ -17,18 +18,7 @@ const payment = () =>
   new Request(`${PUBLIC}/payments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: 'https://shop.test' },
-    body: JSON.stringify({
-      card: {
-        number: '4111111111111111',
-        cardHolder: 'Test Shopper',
-        expiryMonth: 12,
-        expiryYear: new Date().getUTCFullYear() + 2,
-        cvv: '123',
-        type: 'visa',
-      },
-      screenWidth: 1280,
-      screenHeight: 800,
-    }),
+    body: JSON.stringify(cardBody('4111111111111111')),
   });
 
 /** Two payments of two orders through a handler set up with `gateway`; the answers and the log. */

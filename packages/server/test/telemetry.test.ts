@@ -79,7 +79,7 @@ describe('telemetry: spans and metrics through OpenTelemetry', () => {
       served.base,
       'POST',
       '/api/checkout/payments',
-      cardBody(number, CVV),
+      cardBody(number, { cvv: CVV }),
       headers,
     );
     if (answer.body?.reference) secrets.add(answer.body.reference);

@@ -7,61 +7,28 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CheckoutError } from '../src/errors.js';
 import { callerOf } from '../src/use-cases/caller.js';
-import { createContext, type Context } from '../src/setup/context.js';
-import { validateOptions } from '../src/setup/validate-options.js';
 import type { CheckoutOrder } from '../src/options.js';
 import type { OwnedPaymentState } from '../src/payment-state.js';
-import { payByCard } from '../src/use-cases/pay-by-card.js';
 import { orderStatus, paymentStatus } from '../src/use-cases/status.js';
 import { confirmStep2 } from '../src/use-cases/confirm-step2.js';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
-
-const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+import { coreHarness } from './helpers/core.js';
 
 function setup(order: CheckoutOrder, store = new FlakyStore(), gateway = new FakeGateway()) {
   let now = 1_800_000_000_000;
-  const ctx: Context = createContext(
-    validateOptions({
-      gateway,
-      store,
-      sessionSecret: 's'.repeat(32),
-      webhookSecret: 'whsec',
-      publicUrl: 'https://shop.test/checkout',
-      resolveOrder: () => order,
-      rateLimit: false,
-      logger: silent,
-    }),
-    { now: () => now },
-  );
-  const caller = () =>
-    callerOf(ctx, null, { clientIp: '198.51.100.7', pageOrigin: 'https://shop.test' });
-  const cmd = (number: string) => ({
-    card: {
-      number,
-      cardHolder: 'Test Shopper',
-      expiryMonth: 12,
-      expiryYear: 2031,
-      cvv: '123',
-      type: 'visa' as const,
-    },
-    screenWidth: 1280,
-    screenHeight: 800,
-  });
+  const core = coreHarness({ store, gateway, resolveOrder: () => order, now: () => now });
   const pay = async (number = '4111111111111111') => {
     try {
-      return { state: await payByCard(cmd(number), caller(), ctx) };
+      return { state: await core.pay(number) };
     } catch (error) {
       assert.ok(error instanceof CheckoutError, `a typed answer, not ${String(error)}`);
       return { error };
     }
   };
   return {
-    ctx,
-    store,
-    gateway,
+    ...core,
     pay,
-    caller,
     advance: (ms: number) => void (now += ms),
     creates: () => gateway.calls.filter((c) => c === 'create').length,
   };

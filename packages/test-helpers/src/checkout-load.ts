@@ -1,4 +1,5 @@
 import type { Answer, SandboxApp } from './sandbox-app.js';
+import { cardBody } from './cards.js';
 
 /** What one shopper's submit got back. */
 export interface Submitted {
@@ -32,18 +33,7 @@ export interface Audit {
   resubmitted: Record<string, number>;
 }
 
-export const CARD = {
-  card: {
-    number: '4111111111111111',
-    cardHolder: 'Load Shopper',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 3,
-    cvv: '123',
-    type: 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-};
+export const CARD = cardBody('4111111111111111');
 
 const label = (s: Submitted) =>
   [s.status, s.body?.status, s.body?.code].filter((part) => part !== undefined).join(' ');

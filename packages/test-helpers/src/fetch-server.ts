@@ -2,6 +2,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import type { CheckoutHandler } from '@pg-checkout/server';
 
+// The card body has one home; the Fetch handler's tests import it from here too.
+export { cardBody } from './cards.js';
+
 export interface ServeOptions {
   /**
    * As Express's `trust proxy` 'loopback': behind a proxy on this machine, the client's address is
@@ -124,16 +127,3 @@ export async function callJson(
   const text = await response.text();
   return { status: response.status, body: JSON.parse(text || 'null') };
 }
-
-export const cardBody = (number: string, cvv = '123') => ({
-  card: {
-    number,
-    cardHolder: 'Test Shopper',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 2,
-    cvv,
-    type: number.startsWith('5') ? 'mastercard' : 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-});

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { cardBody } from './cards.js';
 
 /**
  * A browser as far as the demo shop can tell: a cookie jar, the shop's JSON routes, a card payment.
@@ -64,18 +65,9 @@ export class Shopper {
     const res = await this.call('/checkout/payments', {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: this.url },
-      body: JSON.stringify({
-        card: {
-          number,
-          cardHolder: 'Thandi Nkosi',
-          expiryMonth: 12,
-          expiryYear: new Date().getUTCFullYear() + 3,
-          cvv: '123',
-          type: 'visa',
-        },
-        screenWidth: 1100,
-        screenHeight: 900,
-      }),
+      body: JSON.stringify(
+        cardBody(number, { cardHolder: 'Thandi Nkosi' }, { screenWidth: 1100, screenHeight: 900 }),
+      ),
     });
     return res.json();
   }

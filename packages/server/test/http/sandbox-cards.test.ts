@@ -11,6 +11,7 @@ import {
   bankAnswer,
 } from '@pg-checkout/test-helpers/sandbox-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 overAdapters((adapter) => {
   const startSandboxApp = sandboxAppOver(adapter);
@@ -41,11 +42,7 @@ overAdapters((adapter) => {
   });
   after(() => app.close());
 
-  const body = (number: string, type: string, cvv = '123') => ({
-    card: { number, cardHolder: 'Sandbox Shopper', expiryMonth: 12, expiryYear: 2031, cvv, type },
-    screenWidth: 1280,
-    screenHeight: 800,
-  });
+  const body = (number: string, type: string, cvv = '123') => cardBody(number, { type, cvv });
 
   /** Runs whatever 3-D Secure the sandbox asks for, the way the components and the bank would. */
   async function drive(state: { body: Answer }, otp = '1234', withMethod = true) {

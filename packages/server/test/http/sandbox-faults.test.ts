@@ -7,6 +7,7 @@ import {
   type SandboxApp,
 } from '@pg-checkout/test-helpers/sandbox-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 // Once, over the Fetch handler: its subject is the gateway's faults, not HTTP, and it times a window.
 overAdapters((adapter) => {
@@ -23,18 +24,7 @@ overAdapters((adapter) => {
     await app.close();
   });
 
-  const visa = {
-    card: {
-      number: '4111111111111111',
-      cardHolder: 'Fault Tester',
-      expiryMonth: 12,
-      expiryYear: 2031,
-      cvv: '123',
-      type: 'visa',
-    },
-    screenWidth: 1280,
-    screenHeight: 800,
-  };
+  const visa = cardBody('4111111111111111');
 
   /** Runs `action` while the sandbox injects `faults` into every matching call, then turns them off. */
   async function withFaults<T>(

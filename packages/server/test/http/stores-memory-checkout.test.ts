@@ -11,6 +11,7 @@ import {
 import { audit, payUnderLoad } from '@pg-checkout/test-helpers/checkout-load';
 import { readPayment } from './helpers/checkout-flows.js';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 
 // Small enough that a second of payments fills it; headroom for the 10 payments in flight.
 overAdapters((adapter) => {
@@ -36,22 +37,9 @@ overAdapters((adapter) => {
     () => {
       it('refuses new payments with an honest 503 and still completes the ones under way', async () => {
         // A v2 challenge opened while there is room, finished once the store is full.
-        const created = await app.post(
-          '/payments',
-          {
-            card: {
-              number: '4000000000003063',
-              cardHolder: 'Full Store',
-              expiryMonth: 12,
-              expiryYear: new Date().getUTCFullYear() + 3,
-              cvv: '123',
-              type: 'visa',
-            },
-            screenWidth: 1280,
-            screenHeight: 800,
-          },
-          { 'x-order': `full-v2-${Date.now()}` },
-        );
+        const created = await app.post('/payments', cardBody('4000000000003063'), {
+          'x-order': `full-v2-${Date.now()}`,
+        });
         const { reference, clientSecret, threeDS } = created.body;
         assert.equal(threeDS.step, 'method');
         await runMethodStep(threeDS.methodUrl);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { cardBody } from '@pg-checkout/test-helpers/cards';
 import {
   bankAnswer,
   runMethodStep,
@@ -6,18 +7,7 @@ import {
   type SandboxApp,
 } from '@pg-checkout/test-helpers/sandbox-app';
 
-const CHALLENGE_CARD = {
-  card: {
-    number: '4000000000003063',
-    cardHolder: 'Two Boxes',
-    expiryMonth: 12,
-    expiryYear: new Date().getUTCFullYear() + 3,
-    cvv: '123',
-    type: 'visa',
-  },
-  screenWidth: 1280,
-  screenHeight: 800,
-};
+const CHALLENGE_CARD = cardBody('4000000000003063');
 
 /** GET /payments/:reference as the browser that created it (with its client secret). */
 export async function readPayment(
