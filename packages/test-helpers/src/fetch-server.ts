@@ -11,9 +11,14 @@ export interface ServeOptions {
    * the last one `X-Forwarded-For` names that is not loopback, the protocol `X-Forwarded-Proto`.
    */
   trustLoopbackProxy?: boolean;
+  /** `false`: the handler is handed no client address, as on a platform that gives none. */
+  clientAddress?: false;
 }
 
-/** A Fetch handler behind Node's HTTP server on 127.0.0.1, port 0, the client address from the socket. */
+/**
+ * A Fetch handler behind Node's HTTP server on 127.0.0.1, port 0, the client address from the
+ * socket; `handler()` is asked on each request, so a test may mount it once it knows the port.
+ */
 export async function serveHandler(
   handler: () => CheckoutHandler,
   options: ServeOptions = {},
@@ -32,7 +37,7 @@ export async function serveHandler(
       ? [...forwarded(req, 'x-forwarded-for')].reverse().find((ip) => !isLoopback(ip))
       : undefined;
     const clientAddress = named && isIP(named) ? named : req.socket.remoteAddress;
-    handler()(request, { clientAddress }).then(
+    handler()(request, options.clientAddress === false ? {} : { clientAddress }).then(
       async (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers));
         res.end(Buffer.from(await response.arrayBuffer()));
