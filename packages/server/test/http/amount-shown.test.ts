@@ -3,13 +3,13 @@
  * order another tab paid is told its card was not charged, and a closed bank check is "cancelled,
  * no payment was made" only once the middleware made sure no proof will be sent.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bankPost, card, local, startAppOver } from '@pg-checkout/test-helpers/checkout-app';
+import { bankPost, card, local } from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
   const REDIRECT_URLS = {
     success: 'https://shop.test/ok',
     cancel: 'https://shop.test/cancel',
@@ -18,18 +18,14 @@ overAdapters((adapter) => {
 
   describe('the amount as shown, and one order paid from two tabs', () => {
     const amounts = new Map<string, number>();
-    let app: Awaited<ReturnType<typeof startApp>>;
-    before(async () => {
-      app = await startApp({
-        methods: ['card', 'eft', 'redirect'],
-        redirectUrls: REDIRECT_URLS,
-        resolveOrder: (req) => {
-          const reference = header(req, 'x-test-order')!;
-          return { amount: amounts.get(reference) ?? 14_900, currency: 'ZAR', reference };
-        },
-      });
+    const app = appForSuite(adapter, {
+      methods: ['card', 'eft', 'redirect'],
+      redirectUrls: REDIRECT_URLS,
+      resolveOrder: (req) => {
+        const reference = header(req, 'x-test-order')!;
+        return { amount: amounts.get(reference) ?? 14_900, currency: 'ZAR', reference };
+      },
     });
-    after(() => app.close());
     const as = (order: string) => ({ headers: { 'x-test-order': order } });
     const shown = (amount: number) => ({ shown: { amount, currency: 'ZAR' } });
 
@@ -131,17 +127,13 @@ overAdapters((adapter) => {
   });
 
   describe('a bank check that ends after another tab paid (point 8)', () => {
-    let app: Awaited<ReturnType<typeof startApp>>;
-    before(async () => {
-      app = await startApp({
-        resolveOrder: (req) => ({
-          amount: 14_900,
-          currency: 'ZAR',
-          reference: header(req, 'x-test-order')!,
-        }),
-      });
+    const app = appForSuite(adapter, {
+      resolveOrder: (req) => ({
+        amount: 14_900,
+        currency: 'ZAR',
+        reference: header(req, 'x-test-order')!,
+      }),
     });
-    after(() => app.close());
     const as = (order: string) => ({ headers: { 'x-test-order': order } });
 
     it('its proof is never sent and its state says this card was not charged', async () => {
@@ -169,17 +161,13 @@ overAdapters((adapter) => {
   });
 
   describe('a bank check the shopper closed', () => {
-    let app: Awaited<ReturnType<typeof startApp>>;
-    before(async () => {
-      app = await startApp({
-        resolveOrder: (req) => ({
-          amount: 14_900,
-          currency: 'ZAR',
-          reference: header(req, 'x-test-order')!,
-        }),
-      });
+    const app = appForSuite(adapter, {
+      resolveOrder: (req) => ({
+        amount: 14_900,
+        currency: 'ZAR',
+        reference: header(req, 'x-test-order')!,
+      }),
     });
-    after(() => app.close());
     const as = (order: string) => ({ headers: { 'x-test-order': order } });
 
     it('closed after the bank’s answer reached the shop: the cancel answers approved, never "no payment"', async () => {

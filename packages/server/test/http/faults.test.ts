@@ -1,15 +1,12 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { card, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
   const startApp = startAppOver(adapter);
-  let app: TestApp;
-  before(async () => {
-    app = await startApp();
-  });
-  after(() => app.close());
+  const app = appForSuite(adapter);
 
   const pinned = (order: string) => ({ headers: { 'x-test-order': order } });
   /** The shopper pays the pinned order with the approving visa. */

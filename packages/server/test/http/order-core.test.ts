@@ -8,6 +8,7 @@ import type { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { bankPost, card, local, startAppOver } from '@pg-checkout/test-helpers/checkout-app';
 import { holdClock } from '@pg-checkout/test-helpers/clock';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
   const startApp = startAppOver(adapter);
@@ -21,17 +22,13 @@ overAdapters((adapter) => {
   describe('an order that changed after it was charged', () => {
     const amounts = new Map<string, number>();
     const changes: OrderChangedEvent[] = [];
-    let app: Awaited<ReturnType<typeof startApp>>;
-    before(async () => {
-      app = await startApp({
-        resolveOrder: (req) => {
-          const reference = header(req, 'x-test-order')!;
-          return { amount: amounts.get(reference) ?? 14_900, currency: 'ZAR', reference };
-        },
-        onOrderChanged: (event) => void changes.push(event),
-      });
+    const app = appForSuite(adapter, {
+      resolveOrder: (req) => {
+        const reference = header(req, 'x-test-order')!;
+        return { amount: amounts.get(reference) ?? 14_900, currency: 'ZAR', reference };
+      },
+      onOrderChanged: (event) => void changes.push(event),
     });
-    after(() => app.close());
     const as = (order: string) => ({ headers: { 'x-test-order': order } });
 
     it('paid R 149,00, then R 447,00: the next Pay is order_changed, never approved, never charged again', async () => {

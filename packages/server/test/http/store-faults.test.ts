@@ -1,25 +1,15 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  bankPost,
-  card,
-  local,
-  startAppOver,
-  type TestApp,
-} from '@pg-checkout/test-helpers/checkout-app';
+import { bankPost, card, local } from '@pg-checkout/test-helpers/checkout-app';
 import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 // Issue 10, point 4: the store is a cache of the truth. It may fail or forget between any two
 // lines; the shopper is told "not charged" only when that is so, and no loss charges twice.
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
-  let app: TestApp;
   const store = new FlakyStore();
-  before(async () => {
-    app = await startApp({ store });
-  });
-  after(() => app.close());
+  const app = appForSuite(adapter, { store });
 
   const pinned = (order: string) => ({ headers: { 'x-test-order': order } });
   const chargesOf = (order: string) =>

@@ -1,46 +1,36 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { WebhookEvent } from '../../src/index.js';
-import {
-  bankPost,
-  card,
-  local,
-  startAppOver,
-  type TestApp,
-} from '@pg-checkout/test-helpers/checkout-app';
+import { bankPost, card, local } from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 // Issue 10: a reference is public knowledge; only the browser that created a payment steers it.
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
-  let app: TestApp;
   const logs: string[] = [];
   const received: WebhookEvent[] = [];
   const WEBHOOK_SECRET = 'whsec-strangers';
   const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
-  before(async () => {
-    app = await startApp({
-      methods: ['card', 'hosted', 'redirect', 'eft'],
-      webhookSecret: WEBHOOK_SECRET,
-      redirectUrls: {
-        success: 'https://shop.test/ok',
-        cancel: 'https://shop.test/cancel',
-        error: 'https://shop.test/error',
-      },
-      savedCards: { shopperId: (req) => header(req, 'x-shopper') || undefined },
-      onWebhook: (event) => {
-        received.push(event);
-      },
-      logger: {
-        info: (...a) => logs.push(JSON.stringify(a)),
-        warn: (...a) => logs.push(JSON.stringify(a)),
-        error: (...a) => logs.push(JSON.stringify(a, Object.getOwnPropertyNames(a))),
-      },
-    });
+  const app = appForSuite(adapter, {
+    methods: ['card', 'hosted', 'redirect', 'eft'],
+    webhookSecret: WEBHOOK_SECRET,
+    redirectUrls: {
+      success: 'https://shop.test/ok',
+      cancel: 'https://shop.test/cancel',
+      error: 'https://shop.test/error',
+    },
+    savedCards: { shopperId: (req) => header(req, 'x-shopper') || undefined },
+    onWebhook: (event) => {
+      received.push(event);
+    },
+    logger: {
+      info: (...a) => logs.push(JSON.stringify(a)),
+      warn: (...a) => logs.push(JSON.stringify(a)),
+      error: (...a) => logs.push(JSON.stringify(a, Object.getOwnPropertyNames(a))),
+    },
   });
-  after(() => app.close());
 
   const pinned = (order: string, extra: Record<string, string> = {}) => ({
     headers: { 'x-test-order': order, ...extra },
