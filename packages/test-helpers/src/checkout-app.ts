@@ -7,6 +7,7 @@ import { FakeGateway } from './fake-gateway.js';
 import type { Adapter, AnyRequest } from './adapters.js';
 import { header } from './adapters.js';
 import { serveHandler } from './fetch-server.js';
+import { cardBody } from './cards.js';
 
 // The card body has one home; HTTP tests import it from here by its short name.
 export { cardBody as card } from './cards.js';
@@ -123,6 +124,15 @@ export async function startApp(
     },
   };
 }
+
+/** A call's `init` pinning the order it is about (`resolveOrder` reads `x-test-order`), with more headers. */
+export const pinned = (order: string, headers: Record<string, string> = {}) => ({
+  headers: { 'x-test-order': order, ...headers },
+});
+
+/** The shopper pays the pinned `order` with the card `number`. */
+export const payCard = (app: TestApp, number: string, order: string) =>
+  app.call('POST', '/payments', cardBody(number), pinned(order));
 
 /** The bank's form post to a 3-D Secure callback or TermUrl. */
 export async function bankPost(
