@@ -4,7 +4,7 @@ import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler, type CheckoutHandler } from '../src/index.js';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 import { cardBody } from '@pg-checkout/test-helpers/cards';
-import { serveHandler } from '@pg-checkout/test-helpers/fetch-server';
+import { callJson, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
 
 describe('createCheckoutHandler: the checkout as one Fetch API function', () => {
   let sandbox: Sandbox;
@@ -35,26 +35,8 @@ describe('createCheckoutHandler: the checkout as one Fetch API function', () => 
     await sandbox.close();
   });
 
-  const call = async (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        origin: base,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined
-        ? {}
-        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: JSON.parse(text || 'null') };
-  };
+  const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    callJson(base, method, path, body, headers);
 
   it('answers the order for display and pays a card', async () => {
     const config = await call('GET', '/api/checkout/config');

@@ -110,7 +110,10 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
-/** A JSON call as the checkout page makes it (same origin). */
+/**
+ * A call as the checkout page makes it (same origin): a body is sent as JSON, a string one as it
+ * is; an answer that is not JSON fails with its status and text.
+ */
 export async function callJson(
   base: string,
   method: string,
@@ -119,7 +122,7 @@ export async function callJson(
   headers: Record<string, string> = {},
   // The checkout's answers are read field by field.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: {
@@ -127,8 +130,12 @@ export async function callJson(
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...headers,
     },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: JSON.parse(text || 'null') };
+  try {
+    return { status: response.status, headers: response.headers, body: JSON.parse(text || 'null') };
+  } catch {
+    throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
+  }
 }
