@@ -45,6 +45,13 @@ export interface TestApp {
 /** The key of the client secrets in tests (a real shop sets its own, or derives it from the gateway secret). */
 export const SESSION_SECRET = 'test-session-secret-0123456789abcdef';
 
+/** The shop's pages a redirect method's shopper comes back to (`redirectUrls`). */
+export const REDIRECT_URLS = {
+  success: 'https://shop.test/ok',
+  cancel: 'https://shop.test/cancel',
+  error: 'https://shop.test/error',
+};
+
 export const order = { amount: 12_345, currency: 'ZAR', reference: 'order-1001' };
 let orderCounter = 1000;
 

@@ -5,17 +5,18 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bankPost, card, local, payCard, pinned } from '@pg-checkout/test-helpers/checkout-app';
+import {
+  REDIRECT_URLS,
+  bankPost,
+  card,
+  local,
+  payCard,
+  pinned,
+} from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
 import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
-  const REDIRECT_URLS = {
-    success: 'https://shop.test/ok',
-    cancel: 'https://shop.test/cancel',
-    error: 'https://shop.test/error',
-  };
-
   describe('the amount as shown, and one order paid from two tabs', () => {
     const amounts = new Map<string, number>();
     const app = appForSuite(adapter, {

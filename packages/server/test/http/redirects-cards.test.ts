@@ -1,17 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { card } from '@pg-checkout/test-helpers/checkout-app';
+import { REDIRECT_URLS, card } from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
 import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
   const app = appForSuite(adapter, {
     methods: ['card', 'hosted', 'redirect', 'eft'],
-    redirectUrls: {
-      success: 'https://shop.test/ok',
-      cancel: 'https://shop.test/cancel',
-      error: 'https://shop.test/error',
-    },
+    redirectUrls: REDIRECT_URLS,
     resolveOrder: (req) => ({
       amount: 5000,
       currency: header(req, 'x-currency') ?? 'ZAR',

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WebhookEvent } from '../../src/index.js';
+import { REDIRECT_URLS } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
 import { sandboxAppForSuite } from '@pg-checkout/test-helpers/suite';
 
@@ -9,11 +10,7 @@ overAdapters((adapter) => {
   let shopper = 'dora';
   const app = sandboxAppForSuite(adapter, {
     methods: ['card', 'hosted', 'redirect', 'eft'],
-    redirectUrls: {
-      success: 'https://shop.test/ok',
-      cancel: 'https://shop.test/cancel',
-      error: 'https://shop.test/error',
-    },
+    redirectUrls: REDIRECT_URLS,
     onWebhook: (event) => void webhooks.push(event),
     savedCards: { shopperId: () => shopper },
   });

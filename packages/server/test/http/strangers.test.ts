@@ -2,7 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { WebhookEvent } from '../../src/index.js';
-import { bankPost, card, local, payCard, pinned } from '@pg-checkout/test-helpers/checkout-app';
+import {
+  REDIRECT_URLS,
+  bankPost,
+  card,
+  local,
+  payCard,
+  pinned,
+} from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
 import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
@@ -16,11 +23,7 @@ overAdapters((adapter) => {
   const app = appForSuite(adapter, {
     methods: ['card', 'hosted', 'redirect', 'eft'],
     webhookSecret: WEBHOOK_SECRET,
-    redirectUrls: {
-      success: 'https://shop.test/ok',
-      cancel: 'https://shop.test/cancel',
-      error: 'https://shop.test/error',
-    },
+    redirectUrls: REDIRECT_URLS,
     savedCards: { shopperId: (req) => header(req, 'x-shopper') || undefined },
     onWebhook: (event) => {
       received.push(event);
