@@ -12,11 +12,21 @@ import {
   local,
   payCard,
   pinned,
+  type TestOptions,
 } from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
 import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
+  /** Each request is about the order `x-test-order` names, R 149,00. */
+  const PINNED_ORDER: TestOptions = {
+    resolveOrder: (req) => ({
+      amount: 14_900,
+      currency: 'ZAR',
+      reference: header(req, 'x-test-order')!,
+    }),
+  };
+
   describe('the amount as shown, and one order paid from two tabs', () => {
     const amounts = new Map<string, number>();
     const app = appForSuite(adapter, {
@@ -127,13 +137,7 @@ overAdapters((adapter) => {
   });
 
   describe('a bank check that ends after another tab paid (point 8)', () => {
-    const app = appForSuite(adapter, {
-      resolveOrder: (req) => ({
-        amount: 14_900,
-        currency: 'ZAR',
-        reference: header(req, 'x-test-order')!,
-      }),
-    });
+    const app = appForSuite(adapter, PINNED_ORDER);
 
     it('its proof is never sent and its state says this card was not charged', async () => {
       const b = await payCard(app, '4000000000003055', 'late-bank');
@@ -157,13 +161,7 @@ overAdapters((adapter) => {
   });
 
   describe('a bank check the shopper closed', () => {
-    const app = appForSuite(adapter, {
-      resolveOrder: (req) => ({
-        amount: 14_900,
-        currency: 'ZAR',
-        reference: header(req, 'x-test-order')!,
-      }),
-    });
+    const app = appForSuite(adapter, PINNED_ORDER);
 
     it('closed after the bank’s answer reached the shop: the cancel answers approved, never "no payment"', async () => {
       const created = await payCard(app, '4000000000003055', 'closed-late');
