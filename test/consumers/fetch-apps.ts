@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 import { cardBody } from '@pg-checkout/test-helpers/cards';
+import { callJson } from '@pg-checkout/test-helpers/fetch-server';
 
 export interface Gateway {
   url: string;
@@ -94,35 +95,13 @@ export async function ssrPage(app: RunningApp, path = '/'): Promise<string> {
   return html;
 }
 
-// The answers are read field by field.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Answer = any;
-
-async function call(
+const call = (
   app: RunningApp,
   method: string,
   path: string,
   payload?: unknown,
-  headers: Record<string, string> = {},
-): Promise<{ status: number; body: Answer }> {
-  const response = await fetch(`${app.url}${path}`, {
-    method,
-    headers: {
-      origin: app.url,
-      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    ...(payload === undefined ? {} : { body: JSON.stringify(payload) }),
-  });
-  const text = await response.text();
-  let parsed: Answer;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    assert.fail(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
-  }
-  return { status: response.status, body: parsed };
-}
+  headers?: Record<string, string>,
+) => callJson(app.url, method, path, payload, headers);
 
 /**
  * Pays `card` through the app's checkout route: the order for display, the payment, and for

@@ -1,41 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler, type CheckoutHandler } from '../src/index.js';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
 import { cardBody } from '@pg-checkout/test-helpers/cards';
-
-// What a Fetch-based framework does for the handler: a Request from Node's request, the
-// Response written back, and the client address from the socket.
-function serve(handler: CheckoutHandler, withAddress = true): Promise<Server> {
-  const server = createServer((req: IncomingMessage, res) => {
-    const url = `http://${req.headers.host}${req.url}`;
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(url, {
-      method: req.method!,
-      headers: req.headers as Record<string, string>,
-      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-    });
-    handler(request, withAddress ? { clientAddress: req.socket.remoteAddress } : {}).then(
-      async (response) => {
-        res.writeHead(response.status, Object.fromEntries(response.headers));
-        res.end(Buffer.from(await response.arrayBuffer()));
-      },
-      (error: unknown) => {
-        res.writeHead(500);
-        res.end(String(error));
-      },
-    );
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+import { callJson, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
 
 describe('createCheckoutHandler: the checkout as one Fetch API function', () => {
   let sandbox: Sandbox;
-  let server: Server;
+  let served: Awaited<ReturnType<typeof serveHandler>>;
   let base: string;
   let order = 0;
   const events: string[] = [];
@@ -43,8 +16,8 @@ describe('createCheckoutHandler: the checkout as one Fetch API function', () => 
     sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
     // Mounted lazily: publicUrl needs the listening port.
     let handler: CheckoutHandler = async () => new Response(null, { status: 503 });
-    server = await serve((request, context) => handler(request, context));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await serveHandler(() => handler);
+    base = served.base;
     handler = createCheckoutHandler({
       gateway: { baseUrl: sandbox.url, token: sandbox.token, secret: sandbox.secret },
       publicUrl: `${base}/api/checkout`,
@@ -58,31 +31,12 @@ describe('createCheckoutHandler: the checkout as one Fetch API function', () => 
     });
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await served.close();
     await sandbox.close();
   });
 
-  const call = async (
-    method: string,
-    path: string,
-    body?: unknown,
-    headers: Record<string, string> = {},
-  ) => {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        origin: base,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined
-        ? {}
-        : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: JSON.parse(text || 'null') };
-  };
+  const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    callJson(base, method, path, body, headers);
 
   it('answers the order for display and pays a card', async () => {
     const config = await call('GET', '/api/checkout/config');
@@ -174,18 +128,16 @@ describe('createCheckoutHandler: the checkout as one Fetch API function', () => 
   });
 
   it('without a client address: 503 misconfigured, nothing sent', async () => {
-    const bare = await serve(
-      createCheckoutHandler({
-        gateway: { baseUrl: sandbox.url, token: sandbox.token, secret: sandbox.secret },
-        publicUrl: 'http://shop.test/checkout',
-        allowedOrigins: ['http://shop.test'],
-        resolveOrder: () => ({ amount: 100, currency: 'ZAR', reference: 'no-address' }),
-        logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      }),
-      false,
-    );
+    const handler = createCheckoutHandler({
+      gateway: { baseUrl: sandbox.url, token: sandbox.token, secret: sandbox.secret },
+      publicUrl: 'http://shop.test/checkout',
+      allowedOrigins: ['http://shop.test'],
+      resolveOrder: () => ({ amount: 100, currency: 'ZAR', reference: 'no-address' }),
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    const bare = await serveHandler(() => handler, { clientAddress: false });
     try {
-      const url = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/checkout/payments`;
+      const url = `${bare.base}/checkout/payments`;
       const answer = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: 'http://shop.test' },
@@ -199,8 +151,7 @@ describe('createCheckoutHandler: the checkout as one Fetch API function', () => 
       };
       assert.ok(!transactions.some((t) => t.merchantReference.startsWith('no-address-')));
     } finally {
-      bare.closeAllConnections();
-      await new Promise((r) => bare.close(r));
+      await bare.close();
     }
   });
 

@@ -7,6 +7,7 @@ import { FakeGateway } from './fake-gateway.js';
 import type { Adapter, AnyRequest } from './adapters.js';
 import { header } from './adapters.js';
 import { serveHandler } from './fetch-server.js';
+import { cardBody } from './cards.js';
 
 // The card body has one home; HTTP tests import it from here by its short name.
 export { cardBody as card } from './cards.js';
@@ -43,6 +44,13 @@ export interface TestApp {
 
 /** The key of the client secrets in tests (a real shop sets its own, or derives it from the gateway secret). */
 export const SESSION_SECRET = 'test-session-secret-0123456789abcdef';
+
+/** The shop's pages a redirect method's shopper comes back to (`redirectUrls`). */
+export const REDIRECT_URLS = {
+  success: 'https://shop.test/ok',
+  cancel: 'https://shop.test/cancel',
+  error: 'https://shop.test/error',
+};
 
 export const order = { amount: 12_345, currency: 'ZAR', reference: 'order-1001' };
 let orderCounter = 1000;
@@ -123,6 +131,15 @@ export async function startApp(
     },
   };
 }
+
+/** A call's `init` pinning the order it is about (`resolveOrder` reads `x-test-order`), with more headers. */
+export const pinned = (order: string, headers: Record<string, string> = {}) => ({
+  headers: { 'x-test-order': order, ...headers },
+});
+
+/** The shopper pays the pinned `order` with the card `number`. */
+export const payCard = (app: TestApp, number: string, order: string) =>
+  app.call('POST', '/payments', cardBody(number), pinned(order));
 
 /** The bank's form post to a 3-D Secure callback or TermUrl. */
 export async function bankPost(

@@ -173,6 +173,11 @@ export class FakeGateway implements CheckoutGateway {
     return [...this.txns.values()].filter((t) => t.status === 'SETTLED');
   }
 
+  /** The charged payments of one order: its attempts' merchant references are `{order}-{n}`. */
+  chargesOf(order: string): Txn[] {
+    return this.charged().filter((t) => t.merchantReference.startsWith(`${order}-`));
+  }
+
   #txn(reference: string): Txn {
     const txn = this.txns.get(reference);
     if (!txn)

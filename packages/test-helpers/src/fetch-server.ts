@@ -11,9 +11,14 @@ export interface ServeOptions {
    * the last one `X-Forwarded-For` names that is not loopback, the protocol `X-Forwarded-Proto`.
    */
   trustLoopbackProxy?: boolean;
+  /** `false`: the handler is handed no client address, as on a platform that gives none. */
+  clientAddress?: false;
 }
 
-/** A Fetch handler behind Node's HTTP server on 127.0.0.1, port 0, the client address from the socket. */
+/**
+ * A Fetch handler behind Node's HTTP server on 127.0.0.1, port 0, the client address from the
+ * socket; `handler()` is asked on each request, so a test may mount it once it knows the port.
+ */
 export async function serveHandler(
   handler: () => CheckoutHandler,
   options: ServeOptions = {},
@@ -32,7 +37,7 @@ export async function serveHandler(
       ? [...forwarded(req, 'x-forwarded-for')].reverse().find((ip) => !isLoopback(ip))
       : undefined;
     const clientAddress = named && isIP(named) ? named : req.socket.remoteAddress;
-    handler()(request, { clientAddress }).then(
+    handler()(request, options.clientAddress === false ? {} : { clientAddress }).then(
       async (response) => {
         res.writeHead(response.status, Object.fromEntries(response.headers));
         res.end(Buffer.from(await response.arrayBuffer()));
@@ -105,7 +110,10 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
-/** A JSON call as the checkout page makes it (same origin). */
+/**
+ * A call as the checkout page makes it (same origin): a body is sent as JSON, a string one as it
+ * is; an answer that is not JSON fails with its status and text.
+ */
 export async function callJson(
   base: string,
   method: string,
@@ -114,7 +122,7 @@ export async function callJson(
   headers: Record<string, string> = {},
   // The checkout's answers are read field by field.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: any; headers: Headers }> {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: {
@@ -122,8 +130,12 @@ export async function callJson(
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...headers,
     },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
-  return { status: response.status, body: JSON.parse(text || 'null') };
+  try {
+    return { status: response.status, headers: response.headers, body: JSON.parse(text || 'null') };
+  } catch {
+    throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 500)}`);
+  }
 }

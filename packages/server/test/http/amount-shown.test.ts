@@ -3,34 +3,40 @@
  * order another tab paid is told its card was not charged, and a closed bank check is "cancelled,
  * no payment was made" only once the middleware made sure no proof will be sent.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { bankPost, card, local, startAppOver } from '@pg-checkout/test-helpers/checkout-app';
+import {
+  REDIRECT_URLS,
+  bankPost,
+  card,
+  local,
+  payCard,
+  pinned,
+  type TestOptions,
+} from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
-  const REDIRECT_URLS = {
-    success: 'https://shop.test/ok',
-    cancel: 'https://shop.test/cancel',
-    error: 'https://shop.test/error',
+  /** Each request is about the order `x-test-order` names, R 149,00. */
+  const PINNED_ORDER: TestOptions = {
+    resolveOrder: (req) => ({
+      amount: 14_900,
+      currency: 'ZAR',
+      reference: header(req, 'x-test-order')!,
+    }),
   };
 
   describe('the amount as shown, and one order paid from two tabs', () => {
     const amounts = new Map<string, number>();
-    let app: Awaited<ReturnType<typeof startApp>>;
-    before(async () => {
-      app = await startApp({
-        methods: ['card', 'eft', 'redirect'],
-        redirectUrls: REDIRECT_URLS,
-        resolveOrder: (req) => {
-          const reference = header(req, 'x-test-order')!;
-          return { amount: amounts.get(reference) ?? 14_900, currency: 'ZAR', reference };
-        },
-      });
+    const app = appForSuite(adapter, {
+      methods: ['card', 'eft', 'redirect'],
+      redirectUrls: REDIRECT_URLS,
+      resolveOrder: (req) => {
+        const reference = header(req, 'x-test-order')!;
+        return { amount: amounts.get(reference) ?? 14_900, currency: 'ZAR', reference };
+      },
     });
-    after(() => app.close());
-    const as = (order: string) => ({ headers: { 'x-test-order': order } });
     const shown = (amount: number) => ({ shown: { amount, currency: 'ZAR' } });
 
     it('tab B showing R 149,00 after quantity 1 -> 3 is refused amount_changed, never charged R 447,00', async () => {
@@ -39,7 +45,7 @@ overAdapters((adapter) => {
         'POST',
         '/payments',
         { ...card('4111111111111111'), ...shown(14_900) },
-        as('cart-b'),
+        pinned('cart-b'),
       );
       assert.equal(stale.status, 409);
       assert.deepEqual(
@@ -59,7 +65,7 @@ overAdapters((adapter) => {
         'POST',
         '/payments',
         { ...card('4111111111111111'), ...shown(44_700) },
-        as('cart-b'),
+        pinned('cart-b'),
       );
       assert.equal(paid.body.status, 'approved');
       assert.deepEqual(
@@ -71,20 +77,20 @@ overAdapters((adapter) => {
     it('the redirect routes refuse a stale total the same way, before any payment page is made', async () => {
       amounts.set('cart-eft', 44_700);
       for (const method of ['eft', 'redirect']) {
-        const stale = await app.call('POST', `/${method}`, shown(14_900), as('cart-eft'));
+        const stale = await app.call('POST', `/${method}`, shown(14_900), pinned('cart-eft'));
         assert.equal(stale.status, 409, method);
         assert.equal(stale.body.code, 'amount_changed');
         assert.deepEqual(stale.body.order, { amount: 44_700, currency: 'ZAR' });
       }
       assert.ok(!app.gateway.calls.some((c) => c === 'eft' || c === 'redirect'));
-      const fresh = await app.call('POST', '/eft', shown(44_700), as('cart-eft'));
+      const fresh = await app.call('POST', '/eft', shown(44_700), pinned('cart-eft'));
       assert.equal(fresh.status, 200);
       assert.equal(fresh.body.success, true);
     });
 
     it('a client that sends no total (older drop-ins, merchants’ own) is served as before; a malformed one is refused', async () => {
       amounts.set('cart-old', 44_700);
-      const old = await app.call('POST', '/payments', card('4111111111111111'), as('cart-old'));
+      const old = await payCard(app, '4111111111111111', 'cart-old');
       assert.equal(old.body.status, 'approved');
       for (const half of [
         { shown: { amount: 44_700 } },
@@ -95,7 +101,7 @@ overAdapters((adapter) => {
           'POST',
           '/payments',
           { ...card('4111111111111111'), ...half },
-          as('cart-half'),
+          pinned('cart-half'),
         );
         assert.equal(refused.status, 400, JSON.stringify(half));
         assert.equal(refused.body.code, 'invalid_request');
@@ -107,7 +113,7 @@ overAdapters((adapter) => {
         'POST',
         '/payments',
         { ...card('4111111111111111'), ...shown(14_900) },
-        as('cart-tabs'),
+        pinned('cart-tabs'),
       );
       assert.equal(a.body.status, 'approved');
       assert.equal(a.body.alreadyPaid, undefined, 'tab A’s own payment is not "already paid"');
@@ -115,7 +121,7 @@ overAdapters((adapter) => {
         'POST',
         '/payments',
         { ...card('5555555555554444', { type: 'mastercard' }), ...shown(14_900) },
-        as('cart-tabs'),
+        pinned('cart-tabs'),
       );
       assert.equal(b.status, 200);
       assert.equal(b.body.status, 'approved');
@@ -131,23 +137,12 @@ overAdapters((adapter) => {
   });
 
   describe('a bank check that ends after another tab paid (point 8)', () => {
-    let app: Awaited<ReturnType<typeof startApp>>;
-    before(async () => {
-      app = await startApp({
-        resolveOrder: (req) => ({
-          amount: 14_900,
-          currency: 'ZAR',
-          reference: header(req, 'x-test-order')!,
-        }),
-      });
-    });
-    after(() => app.close());
-    const as = (order: string) => ({ headers: { 'x-test-order': order } });
+    const app = appForSuite(adapter, PINNED_ORDER);
 
     it('its proof is never sent and its state says this card was not charged', async () => {
-      const b = await app.call('POST', '/payments', card('4000000000003055'), as('late-bank'));
+      const b = await payCard(app, '4000000000003055', 'late-bank');
       const callbackUrl = String(app.gateway.lastCreate!.callbackUrl);
-      const a = await app.call('POST', '/payments', card('4111111111111111'), as('late-bank'));
+      const a = await payCard(app, '4111111111111111', 'late-bank');
       assert.equal(a.body.status, 'approved');
       await bankPost(local(app, callbackUrl), {
         cres: 'good-proof',
@@ -157,38 +152,19 @@ overAdapters((adapter) => {
         'GET',
         `/payments/${b.body.reference}`,
         undefined,
-        as('late-bank'),
+        pinned('late-bank'),
       );
       assert.equal(status.body.code, 'already_paid');
       assert.match(status.body.message, /not charged/);
-      assert.equal(
-        app.gateway.charged().filter((t) => t.merchantReference.startsWith('late-bank-')).length,
-        1,
-      );
+      assert.equal(app.gateway.chargesOf('late-bank').length, 1);
     });
   });
 
   describe('a bank check the shopper closed', () => {
-    let app: Awaited<ReturnType<typeof startApp>>;
-    before(async () => {
-      app = await startApp({
-        resolveOrder: (req) => ({
-          amount: 14_900,
-          currency: 'ZAR',
-          reference: header(req, 'x-test-order')!,
-        }),
-      });
-    });
-    after(() => app.close());
-    const as = (order: string) => ({ headers: { 'x-test-order': order } });
+    const app = appForSuite(adapter, PINNED_ORDER);
 
     it('closed after the bank’s answer reached the shop: the cancel answers approved, never "no payment"', async () => {
-      const created = await app.call(
-        'POST',
-        '/payments',
-        card('4000000000003055'),
-        as('closed-late'),
-      );
+      const created = await payCard(app, '4000000000003055', 'closed-late');
       assert.equal(created.body.threeDS.step, 'challenge');
       const callbackUrl = String(app.gateway.lastCreate!.callbackUrl);
       const page = await bankPost(local(app, callbackUrl), {
@@ -200,7 +176,7 @@ overAdapters((adapter) => {
         'POST',
         `/payments/${created.body.reference}/cancel`,
         {},
-        as('closed-late'),
+        pinned('closed-late'),
       );
       assert.equal(cancel.status, 200);
       assert.equal(cancel.body.status, 'approved');
@@ -208,18 +184,13 @@ overAdapters((adapter) => {
     });
 
     it('closed before: "cancelled" is confirmed, and a proof arriving later is never sent', async () => {
-      const created = await app.call(
-        'POST',
-        '/payments',
-        card('4000000000003055'),
-        as('closed-early'),
-      );
+      const created = await payCard(app, '4000000000003055', 'closed-early');
       const callbackUrl = String(app.gateway.lastCreate!.callbackUrl);
       const cancel = await app.call(
         'POST',
         `/payments/${created.body.reference}/cancel`,
         {},
-        as('closed-early'),
+        pinned('closed-early'),
       );
       assert.equal(cancel.status, 200);
       assert.equal(cancel.body.code, 'authentication_cancelled');
@@ -237,31 +208,23 @@ overAdapters((adapter) => {
         'GET',
         `/payments/${created.body.reference}`,
         undefined,
-        as('closed-early'),
+        pinned('closed-early'),
       );
       assert.equal(status.body.code, 'authentication_cancelled');
       // The order is open again: another card pays it, once.
-      const next = await app.call(
-        'POST',
-        '/payments',
-        card('4111111111111111'),
-        as('closed-early'),
-      );
+      const next = await payCard(app, '4111111111111111', 'closed-early');
       assert.equal(next.body.status, 'approved');
-      assert.equal(
-        app.gateway.charged().filter((t) => t.merchantReference.startsWith('closed-early-')).length,
-        1,
-      );
+      assert.equal(app.gateway.chargesOf('closed-early').length, 1);
     });
 
     it('a stranger cannot cancel someone’s bank check', async () => {
-      const created = await app.call('POST', '/payments', card('4000000000003055'), as('closed-x'));
+      const created = await payCard(app, '4000000000003055', 'closed-x');
       const cancel = await app.call(
         'POST',
         `/payments/${created.body.reference}/cancel`,
         {},
         {
-          ...as('closed-x'),
+          ...pinned('closed-x'),
           secret: null,
         },
       );

@@ -1,17 +1,14 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { CheckoutError } from '../../src/index.js';
-import { card, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
+import { card, startAppOver } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
   const startApp = startAppOver(adapter);
-  let app: TestApp;
-  before(async () => {
-    app = await startApp();
-  });
-  after(() => app.close());
+  const app = appForSuite(adapter);
 
   describe('hostile browser input', () => {
     it('malformed JSON -> 400 invalid_json', async () => {

@@ -1,20 +1,15 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 // Every route that reads a body refuses an oversized one before reading it, over a raw socket so
 // the test controls what is sent: a declared Content-Length over the limit is answered 413 while
 // not one byte of the body has been sent; a chunked body is answered at the limit, its end unsent.
 
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
-  let app: TestApp;
-  before(async () => {
-    app = await startApp();
-  });
-  after(() => app.close());
+  const app = appForSuite(adapter);
 
   const ROUTES = [
     {

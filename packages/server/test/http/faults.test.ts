@@ -1,25 +1,19 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { card, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
+import { payCard, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
   const startApp = startAppOver(adapter);
-  let app: TestApp;
-  before(async () => {
-    app = await startApp();
-  });
-  after(() => app.close());
+  const app = appForSuite(adapter);
 
-  const pinned = (order: string) => ({ headers: { 'x-test-order': order } });
   /** The shopper pays the pinned order with the approving visa. */
-  const payVisa = (target: TestApp, order: string) =>
-    target.call('POST', '/payments', card('4111111111111111'), pinned(order));
+  const payVisa = (target: TestApp, order: string) => payCard(target, '4111111111111111', order);
   /** Create calls the gateway has received. */
   const creates = (target: TestApp) => target.gateway.calls.filter((c) => c === 'create').length;
-  /** Charged gateway transactions of one order (merchant references are `{order}-{n}`). */
-  const chargesOf = (target: TestApp, order: string) =>
-    target.gateway.charged().filter((t) => t.merchantReference.startsWith(`${order}-`)).length;
+  /** Charged gateway transactions of one order. */
+  const chargesOf = (target: TestApp, order: string) => target.gateway.chargesOf(order).length;
 
   describe('gateway faults on payment create', () => {
     it('processed-then-timeout is reconciled: the shopper sees approved, charged once', async () => {
@@ -86,12 +80,7 @@ overAdapters((adapter) => {
     });
 
     it('a retry after a decline is a new gateway transaction with a new merchant reference', async () => {
-      const declined = await app.call(
-        'POST',
-        '/payments',
-        card('4000000000000002'),
-        pinned('fault-d'),
-      );
+      const declined = await payCard(app, '4000000000000002', 'fault-d');
       assert.equal(declined.body.status, 'declined');
       const approved = await payVisa(app, 'fault-d');
       assert.equal(approved.body.status, 'approved');

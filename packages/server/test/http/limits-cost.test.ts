@@ -1,6 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { card, local, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
+import {
+  REDIRECT_URLS,
+  card,
+  local,
+  startAppOver,
+  type TestApp,
+} from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
 import { holdClock } from '@pg-checkout/test-helpers/clock';
 
@@ -163,11 +169,7 @@ overAdapters((adapter) => {
     it('a cart with 10 open redirect attempts: each read asks about one, and a paid one is found in turn', async () => {
       const app = await startApp({
         methods: ['card', 'eft'],
-        redirectUrls: {
-          success: 'https://shop.test/ok',
-          cancel: 'https://shop.test/cancel',
-          error: 'https://shop.test/error',
-        },
+        redirectUrls: REDIRECT_URLS,
       });
       try {
         const cart = { headers: { 'x-test-order': 'cart-70' } };

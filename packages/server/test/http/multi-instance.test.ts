@@ -1,37 +1,32 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RedisStore } from '../../src/index.js';
-import { bankPost, card, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
+import { bankPost, card, startAppOver } from '@pg-checkout/test-helpers/checkout-app';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { startRedis, type TestRedis } from '@pg-checkout/test-helpers/redis-server';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { forSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
   const startApp = startAppOver(adapter);
   let redis: TestRedis;
-  let one: TestApp;
-  let two: TestApp;
   const completed: string[] = [];
+  // Hooks run in the order they are registered: Redis starts before the instances, stops after them.
   before(async () => {
     redis = await startRedis();
-    const gateway = new FakeGateway();
-    const options = {
-      onPaymentCompleted: (e: { reference: string }) => void completed.push(e.reference),
-    };
-    one = await startApp(
-      { ...options, store: new RedisStore({ client: redis.client() }) },
+  });
+  const gateway = new FakeGateway();
+  const instance = () =>
+    startApp(
+      {
+        onPaymentCompleted: (e: { reference: string }) => void completed.push(e.reference),
+        store: new RedisStore({ client: redis.client() }),
+      },
       gateway,
     );
-    two = await startApp(
-      { ...options, store: new RedisStore({ client: redis.client() }) },
-      gateway,
-    );
-  });
-  after(async () => {
-    await one.close();
-    await two.close();
-    await redis.stop();
-  });
+  const one = forSuite(instance);
+  const two = forSuite(instance);
+  after(() => redis.stop());
 
   describe('two instances sharing Redis', () => {
     it('a v2 flow started on one completes through the other, confirming once under concurrent posts', async () => {

@@ -5,9 +5,17 @@ import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckout } from '@pg-checkout/express';
 import { MemoryStore, type OrderChangedEvent } from '../../src/index.js';
 import type { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
-import { bankPost, card, local, startAppOver } from '@pg-checkout/test-helpers/checkout-app';
+import {
+  bankPost,
+  card,
+  local,
+  payCard,
+  pinned,
+  startAppOver,
+} from '@pg-checkout/test-helpers/checkout-app';
 import { holdClock } from '@pg-checkout/test-helpers/clock';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
   const startApp = startAppOver(adapter);
@@ -21,24 +29,19 @@ overAdapters((adapter) => {
   describe('an order that changed after it was charged', () => {
     const amounts = new Map<string, number>();
     const changes: OrderChangedEvent[] = [];
-    let app: Awaited<ReturnType<typeof startApp>>;
-    before(async () => {
-      app = await startApp({
-        resolveOrder: (req) => {
-          const reference = header(req, 'x-test-order')!;
-          return { amount: amounts.get(reference) ?? 14_900, currency: 'ZAR', reference };
-        },
-        onOrderChanged: (event) => void changes.push(event),
-      });
+    const app = appForSuite(adapter, {
+      resolveOrder: (req) => {
+        const reference = header(req, 'x-test-order')!;
+        return { amount: amounts.get(reference) ?? 14_900, currency: 'ZAR', reference };
+      },
+      onOrderChanged: (event) => void changes.push(event),
     });
-    after(() => app.close());
-    const as = (order: string) => ({ headers: { 'x-test-order': order } });
 
     it('paid R 149,00, then R 447,00: the next Pay is order_changed, never approved, never charged again', async () => {
-      const paid = await app.call('POST', '/payments', card('4111111111111111'), as('cart-3x'));
+      const paid = await payCard(app, '4111111111111111', 'cart-3x');
       assert.equal(paid.body.status, 'approved');
       amounts.set('cart-3x', 44_700);
-      const next = await app.call('POST', '/payments', card('4111111111111111'), as('cart-3x'));
+      const next = await payCard(app, '4111111111111111', 'cart-3x');
       assert.equal(next.status, 409);
       assert.equal(next.body.status, 'failed');
       assert.equal(next.body.code, 'order_changed');
@@ -50,7 +53,7 @@ overAdapters((adapter) => {
         'GET',
         `/payments/${paid.body.reference}`,
         undefined,
-        as('cart-3x'),
+        pinned('cart-3x'),
       );
       assert.equal(status.body.code, 'order_changed');
       assert.deepEqual(
@@ -59,18 +62,13 @@ overAdapters((adapter) => {
       );
       // Back to what was charged: approved again, the same payment.
       amounts.set('cart-3x', 14_900);
-      const again = await app.call('POST', '/payments', card('4111111111111111'), as('cart-3x'));
+      const again = await payCard(app, '4111111111111111', 'cart-3x');
       assert.equal(again.body.status, 'approved');
       assert.equal(again.body.reference, paid.body.reference);
     });
 
     it('changed while the challenge was open: the bank’s approval reads order_changed', async () => {
-      const created = await app.call(
-        'POST',
-        '/payments',
-        card('4000000000003055'),
-        as('cart-open'),
-      );
+      const created = await payCard(app, '4000000000003055', 'cart-open');
       assert.equal(created.body.threeDS.step, 'challenge');
       const callbackUrl = String(app.gateway.lastCreate!.callbackUrl);
       amounts.set('cart-open', 44_700);
@@ -83,28 +81,23 @@ overAdapters((adapter) => {
         'GET',
         `/payments/${created.body.reference}`,
         undefined,
-        as('cart-open'),
+        pinned('cart-open'),
       );
       assert.equal(status.status, 409);
       assert.equal(status.body.code, 'order_changed');
-      const order = await app.call('GET', '/order', undefined, as('cart-open'));
+      const order = await app.call('GET', '/order', undefined, pinned('cart-open'));
       assert.equal(order.body.status, 'paid');
       assert.equal(order.body.payment.code, 'order_changed');
     });
     it('changed during the method step: Step 2’s frictionless approval reads order_changed', async () => {
-      const created = await app.call(
-        'POST',
-        '/payments',
-        card('4000000000003220'),
-        as('cart-step2'),
-      );
+      const created = await payCard(app, '4000000000003220', 'cart-step2');
       assert.equal(created.body.threeDS.step, 'method');
       amounts.set('cart-step2', 29_800);
       const step2 = await app.call(
         'POST',
         `/payments/${created.body.reference}/3dsv2/confirm`,
         {},
-        as('cart-step2'),
+        pinned('cart-step2'),
       );
       assert.equal(step2.status, 409);
       assert.equal(step2.body.code, 'order_changed');

@@ -1,26 +1,23 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { card, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
+import { card, startAppOver } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 // Issue 12: behind a dev proxy (Vite) a refused origin was a silent 403.
 overAdapters((adapter) => {
   const startApp = startAppOver(adapter);
-  let app: TestApp;
   const warnings: [string, Record<string, unknown>][] = [];
-  before(async () => {
-    app = await startApp({
-      allowedOrigins: ['https://shop.test', 'http://localhost:5173'],
-      logger: {
-        info: () => undefined,
-        warn: (message: string, fields?: Record<string, unknown>) =>
-          void warnings.push([message, fields ?? {}]),
-        error: () => undefined,
-      },
-    });
+  const app = appForSuite(adapter, {
+    allowedOrigins: ['https://shop.test', 'http://localhost:5173'],
+    logger: {
+      info: () => undefined,
+      warn: (message: string, fields?: Record<string, unknown>) =>
+        void warnings.push([message, fields ?? {}]),
+      error: () => undefined,
+    },
   });
-  after(() => app.close());
 
   describe('origins', () => {
     it('a refused origin is logged with what was seen and what is allowed', async () => {

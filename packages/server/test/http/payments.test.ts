@@ -1,26 +1,15 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  bankPost,
-  card,
-  local,
-  order,
-  startAppOver,
-  type TestApp,
-} from '@pg-checkout/test-helpers/checkout-app';
+import { bankPost, card, local, order } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
-  let app: TestApp;
   const events: string[] = [];
-  before(async () => {
-    app = await startApp({
-      onPaymentCompleted: (e) => void events.push(`completed:${e.reference}`),
-      onPaymentFailed: (e) => void events.push(`failed:${e.reference}`),
-    });
+  const app = appForSuite(adapter, {
+    onPaymentCompleted: (e) => void events.push(`completed:${e.reference}`),
+    onPaymentFailed: (e) => void events.push(`failed:${e.reference}`),
   });
-  after(() => app.close());
 
   describe('card payments (fake gateway)', () => {
     it('GET /config answers the server-side order for display', async () => {

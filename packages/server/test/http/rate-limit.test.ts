@@ -1,24 +1,20 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { card, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
+import { card } from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 import { holdClock } from '@pg-checkout/test-helpers/clock';
 
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
-  let app: TestApp;
   let clock: ReturnType<typeof holdClock>;
-  before(async () => {
+  before(() => {
     clock = holdClock();
-    app = await startApp({
-      rateLimit: { windowMs: 60_000, perIp: 5, perShopper: 2 },
-      savedCards: { shopperId: (req) => header(req, 'x-shopper') || undefined },
-    });
   });
-  after(async () => {
-    await app.close();
-    clock.release();
+  const app = appForSuite(adapter, {
+    rateLimit: { windowMs: 60_000, perIp: 5, perShopper: 2 },
+    savedCards: { shopperId: (req) => header(req, 'x-shopper') || undefined },
   });
+  after(() => clock.release());
 
   describe('payment rate limits', () => {
     it('limits one shopper across IPs, then one IP, with Retry-After', async () => {

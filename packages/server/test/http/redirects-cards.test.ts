@@ -1,32 +1,24 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { card, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
+import { REDIRECT_URLS, card } from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
-  let app: TestApp;
-  before(async () => {
-    app = await startApp({
-      methods: ['card', 'hosted', 'redirect', 'eft'],
-      redirectUrls: {
-        success: 'https://shop.test/ok',
-        cancel: 'https://shop.test/cancel',
-        error: 'https://shop.test/error',
-      },
-      resolveOrder: (req) => ({
-        amount: 5000,
-        currency: header(req, 'x-currency') ?? 'ZAR',
-        reference: `r-${Math.random().toString(36).slice(2, 10)}`,
-        consumer: { email: 'shopper@shop.test' },
-      }),
-      savedCards: {
-        shopperId: (req) => header(req, 'x-shopper') || undefined,
-        maySaveCard: (req) => header(req, 'x-shopper') !== 'guest',
-      },
-    });
+  const app = appForSuite(adapter, {
+    methods: ['card', 'hosted', 'redirect', 'eft'],
+    redirectUrls: REDIRECT_URLS,
+    resolveOrder: (req) => ({
+      amount: 5000,
+      currency: header(req, 'x-currency') ?? 'ZAR',
+      reference: `r-${Math.random().toString(36).slice(2, 10)}`,
+      consumer: { email: 'shopper@shop.test' },
+    }),
+    savedCards: {
+      shopperId: (req) => header(req, 'x-shopper') || undefined,
+      maySaveCard: (req) => header(req, 'x-shopper') !== 'guest',
+    },
   });
-  after(() => app.close());
 
   describe('hosted, redirect and EFT starts', () => {
     it('each answers the gateway redirectUrl and fills urls and notify on the server', async () => {

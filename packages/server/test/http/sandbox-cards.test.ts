@@ -1,21 +1,18 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { MemoryStore, type CheckoutStore } from '../../src/index.js';
 import {
   completeChallenge,
   runMethodStep,
-  sandboxAppOver,
   type Answer,
-  type SandboxApp,
   bankAnswer,
 } from '@pg-checkout/test-helpers/sandbox-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
 import { cardBody } from '@pg-checkout/test-helpers/cards';
+import { sandboxAppForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
-  const startSandboxApp = sandboxAppOver(adapter);
-  let app: SandboxApp;
   const logLines: string[] = [];
   const stored: string[] = [];
   const inner = new MemoryStore();
@@ -34,13 +31,10 @@ overAdapters((adapter) => {
   };
   const capture = (level: string) => (message: string, fields?: Record<string, unknown>) =>
     void logLines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  before(async () => {
-    app = await startSandboxApp({
-      store,
-      logger: { info: capture('info'), warn: capture('warn'), error: capture('error') },
-    });
+  const app = sandboxAppForSuite(adapter, {
+    store,
+    logger: { info: capture('info'), warn: capture('warn'), error: capture('error') },
   });
-  after(() => app.close());
 
   const body = (number: string, type: string, cvv = '123') => cardBody(number, { type, cvv });
 

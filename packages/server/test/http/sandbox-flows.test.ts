@@ -1,27 +1,19 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WebhookEvent } from '../../src/index.js';
-import { sandboxAppOver, type SandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
+import { REDIRECT_URLS } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { sandboxAppForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
-  const startSandboxApp = sandboxAppOver(adapter);
-  let app: SandboxApp;
   const webhooks: WebhookEvent[] = [];
   let shopper = 'dora';
-  before(async () => {
-    app = await startSandboxApp({
-      methods: ['card', 'hosted', 'redirect', 'eft'],
-      redirectUrls: {
-        success: 'https://shop.test/ok',
-        cancel: 'https://shop.test/cancel',
-        error: 'https://shop.test/error',
-      },
-      onWebhook: (event) => void webhooks.push(event),
-      savedCards: { shopperId: () => shopper },
-    });
+  const app = sandboxAppForSuite(adapter, {
+    methods: ['card', 'hosted', 'redirect', 'eft'],
+    redirectUrls: REDIRECT_URLS,
+    onWebhook: (event) => void webhooks.push(event),
+    savedCards: { shopperId: () => shopper },
   });
-  after(() => app.close());
 
   async function waitFor<T>(probe: () => T | undefined, what: string): Promise<T> {
     const deadline = Date.now() + 5_000;

@@ -1,29 +1,17 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  bankPost,
-  card,
-  local,
-  startAppOver,
-  type TestApp,
-} from '@pg-checkout/test-helpers/checkout-app';
+import { bankPost, local, payCard } from '@pg-checkout/test-helpers/checkout-app';
 import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 // Issue 10, point 4: the store is a cache of the truth. It may fail or forget between any two
 // lines; the shopper is told "not charged" only when that is so, and no loss charges twice.
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
-  let app: TestApp;
   const store = new FlakyStore();
-  before(async () => {
-    app = await startApp({ store });
-  });
-  after(() => app.close());
+  const app = appForSuite(adapter, { store });
 
-  const pinned = (order: string) => ({ headers: { 'x-test-order': order } });
-  const chargesOf = (order: string) =>
-    app.gateway.charged().filter((t) => t.merchantReference.startsWith(`${order}-`)).length;
+  const chargesOf = (order: string) => app.gateway.chargesOf(order).length;
   const creates = () => app.gateway.calls.filter((c) => c === 'create').length;
 
   describe('store faults', () => {
@@ -31,12 +19,7 @@ overAdapters((adapter) => {
       store.down = true;
       try {
         const before = creates();
-        const answer = await app.call(
-          'POST',
-          '/payments',
-          card('4111111111111111'),
-          pinned('sf-1'),
-        );
+        const answer = await payCard(app, '4111111111111111', 'sf-1');
         assert.equal(answer.status, 503);
         assert.equal(answer.body.code, 'store_unavailable');
         assert.match(answer.body.message, /Nothing was charged/);
@@ -49,12 +32,7 @@ overAdapters((adapter) => {
     it('down while the gateway handles the create: the shopper is told what the gateway said', async () => {
       app.gateway.afterCreate = () => (store.down = true);
       try {
-        const answer = await app.call(
-          'POST',
-          '/payments',
-          card('4111111111111111'),
-          pinned('sf-2'),
-        );
+        const answer = await payCard(app, '4111111111111111', 'sf-2');
         assert.equal(answer.status, 200);
         assert.equal(answer.body.status, 'approved');
         assert.doesNotMatch(JSON.stringify(answer.body), /not charged/);
@@ -62,16 +40,16 @@ overAdapters((adapter) => {
         store.reset();
       }
       // The store came back without what it missed: the retry finds the payment at the gateway.
-      const retry = await app.call('POST', '/payments', card('4111111111111111'), pinned('sf-2'));
+      const retry = await payCard(app, '4111111111111111', 'sf-2');
       assert.equal(retry.body.status, 'approved');
       assert.equal(chargesOf('sf-2'), 1);
     });
 
     it('restarted empty after an order was paid: the resubmit answers that payment, charged once', async () => {
-      const paid = await app.call('POST', '/payments', card('4111111111111111'), pinned('sf-3'));
+      const paid = await payCard(app, '4111111111111111', 'sf-3');
       assert.equal(paid.body.status, 'approved');
       store.wipe();
-      const again = await app.call('POST', '/payments', card('5555555555554444'), pinned('sf-3'));
+      const again = await payCard(app, '5555555555554444', 'sf-3');
       assert.equal(again.body.status, 'approved');
       assert.equal(again.body.reference, paid.body.reference);
       assert.equal(chargesOf('sf-3'), 1);
@@ -84,15 +62,10 @@ overAdapters((adapter) => {
     });
 
     it('restarted empty after a decline: the retry is attempt 2, not a duplicate of attempt 1', async () => {
-      const declined = await app.call(
-        'POST',
-        '/payments',
-        card('4000000000000002'),
-        pinned('sf-4'),
-      );
+      const declined = await payCard(app, '4000000000000002', 'sf-4');
       assert.equal(declined.body.status, 'declined');
       store.wipe();
-      const paid = await app.call('POST', '/payments', card('4111111111111111'), pinned('sf-4'));
+      const paid = await payCard(app, '4111111111111111', 'sf-4');
       assert.equal(paid.body.status, 'approved');
       const refs = [...app.gateway.txns.values()]
         .filter((t) => t.merchantReference.startsWith('sf-4-'))
@@ -102,7 +75,7 @@ overAdapters((adapter) => {
     });
 
     it('down at the 3-D Secure callback: a readable page, the gateway still confirms, and status answers', async () => {
-      const created = await app.call('POST', '/payments', card('4000000000003097'), pinned('sf-5'));
+      const created = await payCard(app, '4000000000003097', 'sf-5');
       store.down = true;
       try {
         const page = await bankPost(local(app, created.body.threeDS.termUrl), {
@@ -123,7 +96,7 @@ overAdapters((adapter) => {
     });
 
     it('forgot everything during a challenge: the bank’s post still confirms the right payment once', async () => {
-      const created = await app.call('POST', '/payments', card('4000000000003055'), pinned('sf-6'));
+      const created = await payCard(app, '4000000000003055', 'sf-6');
       store.wipe();
       const callback = local(app, String(app.gateway.lastCreate!.callbackUrl));
       const page = await bankPost(callback, {
@@ -141,9 +114,9 @@ overAdapters((adapter) => {
     });
 
     it('forgot a challenge whose order another tab paid: its status says already paid, not "checking"', async () => {
-      const tabA = await app.call('POST', '/payments', card('4000000000003055'), pinned('sf-8'));
+      const tabA = await payCard(app, '4000000000003055', 'sf-8');
       assert.equal(tabA.body.status, 'authenticating');
-      const tabB = await app.call('POST', '/payments', card('4111111111111111'), pinned('sf-8'));
+      const tabB = await payCard(app, '4111111111111111', 'sf-8');
       assert.equal(tabB.body.status, 'approved');
       store.wipe();
       const status = await app.call('GET', `/payments/${tabA.body.reference}`, undefined, {
@@ -158,7 +131,7 @@ overAdapters((adapter) => {
       for (let budget = 0; budget < 12; budget++) {
         const order = `sf-7-${budget}`;
         store.failAfter(budget);
-        const answer = await app.call('POST', '/payments', card('4111111111111111'), pinned(order));
+        const answer = await payCard(app, '4111111111111111', order);
         store.reset();
         const charged = chargesOf(order);
         assert.ok(charged <= 1, `budget ${budget}: charged ${charged}`);
@@ -171,7 +144,7 @@ overAdapters((adapter) => {
         } else {
           assert.notEqual(answer.body.status, 'approved');
         }
-        const retry = await app.call('POST', '/payments', card('4111111111111111'), pinned(order));
+        const retry = await payCard(app, '4111111111111111', order);
         assert.equal(retry.body.status, 'approved', `budget ${budget} retry`);
         assert.equal(chargesOf(order), 1, `budget ${budget}: one charge after the retry`);
       }

@@ -1,49 +1,38 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { WebhookEvent } from '../../src/index.js';
 import {
+  REDIRECT_URLS,
   bankPost,
   card,
   local,
-  startAppOver,
-  type TestApp,
+  payCard,
+  pinned,
 } from '@pg-checkout/test-helpers/checkout-app';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 // Issue 10: a reference is public knowledge; only the browser that created a payment steers it.
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
-  let app: TestApp;
   const logs: string[] = [];
   const received: WebhookEvent[] = [];
   const WEBHOOK_SECRET = 'whsec-strangers';
   const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
-  before(async () => {
-    app = await startApp({
-      methods: ['card', 'hosted', 'redirect', 'eft'],
-      webhookSecret: WEBHOOK_SECRET,
-      redirectUrls: {
-        success: 'https://shop.test/ok',
-        cancel: 'https://shop.test/cancel',
-        error: 'https://shop.test/error',
-      },
-      savedCards: { shopperId: (req) => header(req, 'x-shopper') || undefined },
-      onWebhook: (event) => {
-        received.push(event);
-      },
-      logger: {
-        info: (...a) => logs.push(JSON.stringify(a)),
-        warn: (...a) => logs.push(JSON.stringify(a)),
-        error: (...a) => logs.push(JSON.stringify(a, Object.getOwnPropertyNames(a))),
-      },
-    });
-  });
-  after(() => app.close());
-
-  const pinned = (order: string, extra: Record<string, string> = {}) => ({
-    headers: { 'x-test-order': order, ...extra },
+  const app = appForSuite(adapter, {
+    methods: ['card', 'hosted', 'redirect', 'eft'],
+    webhookSecret: WEBHOOK_SECRET,
+    redirectUrls: REDIRECT_URLS,
+    savedCards: { shopperId: (req) => header(req, 'x-shopper') || undefined },
+    onWebhook: (event) => {
+      received.push(event);
+    },
+    logger: {
+      info: (...a) => logs.push(JSON.stringify(a)),
+      warn: (...a) => logs.push(JSON.stringify(a)),
+      error: (...a) => logs.push(JSON.stringify(a, Object.getOwnPropertyNames(a))),
+    },
   });
 
   describe('a reference is not a credential', () => {
@@ -181,14 +170,14 @@ overAdapters((adapter) => {
 
   describe('one order, one payment, across methods', () => {
     it('after a card payment, EFT, redirect and the hosted page refuse the order', async () => {
-      const paid = await app.call('POST', '/payments', card('4111111111111111'), pinned('once-1'));
+      const paid = await payCard(app, '4111111111111111', 'once-1');
       assert.equal(paid.body.status, 'approved');
       for (const route of ['/eft', '/redirect']) {
         const answer = await app.call('POST', route, {}, pinned('once-1'));
         assert.equal(answer.status, 409, route);
         assert.equal(answer.body.code, 'already_paid');
       }
-      const again = await app.call('POST', '/payments', card('5555555555554444'), pinned('once-1'));
+      const again = await payCard(app, '5555555555554444', 'once-1');
       assert.equal(again.body.reference, paid.body.reference);
       const ofOrder = [...app.gateway.txns.values()].filter((t) =>
         t.merchantReference.startsWith('once-1-'),
@@ -202,7 +191,7 @@ overAdapters((adapter) => {
       assert.equal(typeof eft.body.clientSecret, 'string');
       app.gateway.txns.get(eft.body.reference)!.status = 'SETTLED'; // the shopper paid on the bank's page
       const creates = app.gateway.calls.filter((c) => c === 'create').length;
-      const card2 = await app.call('POST', '/payments', card('4111111111111111'), pinned('once-2'));
+      const card2 = await payCard(app, '4111111111111111', 'once-2');
       assert.equal(card2.body.status, 'approved');
       assert.equal(card2.body.reference, eft.body.reference);
       assert.equal(app.gateway.calls.filter((c) => c === 'create').length, creates);
@@ -211,13 +200,8 @@ overAdapters((adapter) => {
     });
 
     it('an open challenge of an earlier attempt is not confirmed once another attempt paid the order', async () => {
-      const first = await app.call('POST', '/payments', card('4000000000003097'), pinned('once-3'));
-      const second = await app.call(
-        'POST',
-        '/payments',
-        card('4111111111111111'),
-        pinned('once-3'),
-      );
+      const first = await payCard(app, '4000000000003097', 'once-3');
+      const second = await payCard(app, '4111111111111111', 'once-3');
       assert.equal(second.body.status, 'approved');
       const page = await bankPost(local(app, first.body.threeDS.termUrl), {
         PaRes: 'good-proof',

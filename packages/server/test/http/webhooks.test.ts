@@ -1,31 +1,27 @@
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { WebhookEvent } from '../../src/index.js';
-import { card, startAppOver, type TestApp } from '@pg-checkout/test-helpers/checkout-app';
+import { card } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
+import { appForSuite } from '@pg-checkout/test-helpers/suite';
 
 overAdapters((adapter) => {
-  const startApp = startAppOver(adapter);
   const SECRET = 'whsec-test';
   const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
-  let app: TestApp;
   const received: WebhookEvent[] = [];
   let failNext = 0;
-  before(async () => {
-    app = await startApp({
-      webhookSecret: SECRET,
-      onWebhook: async (event) => {
-        if (failNext > 0) {
-          failNext--;
-          throw new Error('merchant database down');
-        }
-        received.push(event);
-      },
-    });
+  const app = appForSuite(adapter, {
+    webhookSecret: SECRET,
+    onWebhook: async (event) => {
+      if (failNext > 0) {
+        failNext--;
+        throw new Error('merchant database down');
+      }
+      received.push(event);
+    },
   });
-  after(() => app.close());
 
   const notify = (paymentReference: string, extra: Record<string, unknown> = {}) => ({
     success: true,
