@@ -1,17 +1,20 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
-import type { PgCardForm } from '../card-form/card-form.component.js';
 import { until } from '../../test-helpers/backend.js';
 import { fillCard } from '../../test-helpers/input.js';
+import {
+  actions,
+  fakeShop,
+  form,
+  json,
+  message,
+  none,
+  part,
+} from '../../test-helpers/fake-shop.js';
 import './checkout.js';
 import type { PgCheckout } from './checkout.component.js';
 
-// The shop's answers as docs/contracts.md has them, scripted per test: a route answers each call with the
-// next of its list (the last one repeats); `lost` is a request that reached the shop and whose answer never
-// came back (fetch rejects, as it does when the connection drops).
-type Answer = Response | 'lost';
 const lost = 'lost' as const;
-const json = (body: unknown, status = 200) => Response.json(body, { status });
 const approved = {
   success: true,
   status: 'approved',
@@ -20,34 +23,6 @@ const approved = {
   clientSecret: 's',
 };
 
-let shops = 0;
-
-/** A fake middleware on the page's own origin: fetch to `/fake-shop-N/...` is answered here. */
-function fakeShop(routes: Record<string, Answer[]>) {
-  const mount = `/fake-shop-${(shops += 1)}`;
-  const calls: string[] = [];
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = async (input, init) => {
-    const path = new URL(String(input), location.href).pathname;
-    if (!path.startsWith(`${mount}/`)) return realFetch(input, init);
-    const route = `${init?.method ?? 'GET'} ${path.slice(mount.length)}`;
-    calls.push(route);
-    const list = routes[route] ?? [json({ success: false, code: 'not_found', message: '' }, 404)];
-    const answer = list.length > 1 ? list.shift()! : list[0]!;
-    if (answer === lost) throw new TypeError('Failed to fetch');
-    return answer.clone();
-  };
-  const config = json({
-    success: true,
-    amount: 14900,
-    currency: 'ZAR',
-    methods: ['card', 'eft'],
-    savedCards: false,
-  });
-  routes['GET /config'] ??= [config];
-  return { mount, calls, restore: () => (globalThis.fetch = realFetch) };
-}
-
 async function dropIn(mount: string, pollInterval = 60_000) {
   const el = await fixture<PgCheckout>(
     html`<pg-checkout endpoint=${mount} poll-interval=${pollInterval}></pg-checkout>`,
@@ -55,19 +30,6 @@ async function dropIn(mount: string, pollInterval = 60_000) {
   await until(() => /\d/.test(form(el)?.shadowRoot?.querySelector('button')?.textContent ?? ''));
   return el;
 }
-
-const form = (el: PgCheckout) => el.shadowRoot!.querySelector('pg-card-form') as PgCardForm;
-const part = (el: PgCheckout, name: string) =>
-  el.shadowRoot!.querySelector<HTMLElement>(`[part=${name}]`);
-const message = (el: PgCheckout) => part(el, 'message')!.textContent!.trim();
-
-/** What the shopper can act on besides the message: visible Pay, "Try again", other methods. */
-const actions = (el: PgCheckout) => ({
-  pay: !!part(el, 'card') && !part(el, 'card')!.hidden,
-  retry: !!part(el, 'retry'),
-  methods: !!part(el, 'methods'),
-});
-const none = { pay: false, retry: false, methods: false };
 
 function record(el: PgCheckout) {
   const events: string[] = [];
@@ -109,7 +71,7 @@ describe('<pg-checkout> after a lost answer', () => {
     const events = record(el);
     await pay(el);
     await until(() => el.status === 'checking');
-    await until(() => shop.calls.filter((c) => c === 'GET /order').length === 1);
+    await until(() => shop.count('GET /order') === 1);
     await el.updateComplete;
     expect(message(el)).to.match(/^Checking whether your payment went through/);
     expect(message(el)).not.to.match(/could not reach|not charged|try again/i);
@@ -117,7 +79,7 @@ describe('<pg-checkout> after a lost answer', () => {
     expect(el.shadowRoot!.activeElement).to.equal(part(el, 'message'));
     // The poll interval is a minute here: only the connection coming back asks again. The drop-in
     // listens for it once the read before has been answered, so the test says it until heard.
-    await backOnlineUntil(() => shop.calls.filter((c) => c === 'GET /order').length === 2);
+    await backOnlineUntil(() => shop.count('GET /order') === 2);
     await el.updateComplete;
     expect(el.status).to.equal('checking');
     expect(actions(el)).to.deep.equal(none);
@@ -125,7 +87,7 @@ describe('<pg-checkout> after a lost answer', () => {
     await el.updateComplete;
     expect(message(el)).to.equal('Payment successful. Thank you! Reference: ref-77');
     expect(events).to.deep.equal(['pg-approved:']);
-    expect(shop.calls.filter((c) => c === 'POST /payments')).to.have.length(1);
+    expect(shop.count('POST /payments')).to.equal(1);
     expect(actions(el)).to.deep.equal({ pay: false, retry: false, methods: false });
   });
 
@@ -143,7 +105,7 @@ describe('<pg-checkout> after a lost answer', () => {
     const events = record(el);
     await pay(el);
     await until(() => el.status === 'approved');
-    expect(shop.calls.filter((c) => c === 'GET /order')).to.have.length(3);
+    expect(shop.count('GET /order')).to.equal(3);
     expect(events).to.deep.equal(['pg-approved:']);
   });
 

@@ -1,16 +1,22 @@
 import { expect, fixture, fixtureCleanup, html, oneEvent } from '@open-wc/testing';
-import type { PgCardForm } from '../card-form/card-form.component.js';
 import type { Pg3dsV2 } from '../3ds-v2/3ds-v2.component.js';
 import { backend, decide, record, until } from '../../test-helpers/backend.js';
 import { fillCard } from '../../test-helpers/input.js';
 import { setOnline } from '../../test-helpers/online.js';
+import {
+  actions,
+  fakeShop,
+  form,
+  json,
+  message,
+  none,
+  part,
+} from '../../test-helpers/fake-shop.js';
 import './checkout.js';
 import type { PgCheckout } from './checkout.component.js';
 
 // Issue 29, the money truth: what the drop-in says in every tab, after every reload and every close.
 
-type Answer = Response | 'lost';
-const json = (body: unknown, status = 200) => Response.json(body, { status });
 const approved = (reference = 'ref-a', extra: object = {}) => ({
   success: true,
   status: 'approved',
@@ -20,48 +26,8 @@ const approved = (reference = 'ref-a', extra: object = {}) => ({
   ...extra,
 });
 
-let shops = 0;
-
-/** A fake middleware on the page's origin (as in checkout.lost-answer.test.ts), keeping request bodies. */
-function fakeShop(routes: Record<string, Answer[]>) {
-  const mount = `/money-shop-${(shops += 1)}`;
-  const calls: { route: string; body: unknown }[] = [];
-  const realFetch = globalThis.fetch;
-  globalThis.fetch = async (input, init) => {
-    const path = new URL(String(input), location.href).pathname;
-    if (!path.startsWith(`${mount}/`)) return realFetch(input, init);
-    const route = `${init?.method ?? 'GET'} ${path.slice(mount.length)}`;
-    calls.push({ route, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-    const list = routes[route] ?? [json({ success: false, code: 'not_found', message: '' }, 404)];
-    const answer = list.length > 1 ? list.shift()! : list[0]!;
-    if (answer === 'lost') throw new TypeError('Failed to fetch');
-    return answer.clone();
-  };
-  routes['GET /config'] ??= [
-    json({
-      success: true,
-      amount: 14900,
-      currency: 'ZAR',
-      methods: ['card', 'eft'],
-      savedCards: false,
-    }),
-  ];
-  const count = (route: string) => calls.filter((c) => c.route === route).length;
-  return { mount, calls, count, restore: () => (globalThis.fetch = realFetch) };
-}
-
-const form = (el: PgCheckout) => el.shadowRoot!.querySelector('pg-card-form') as PgCardForm;
-const part = (el: PgCheckout, name: string) =>
-  el.shadowRoot!.querySelector<HTMLElement>(`[part=${name}]`);
-const message = (el: PgCheckout) => part(el, 'message')!.textContent!.trim();
 const payLabel = (el: PgCheckout) =>
   form(el)?.shadowRoot?.querySelector('button[type=submit]')?.textContent?.trim() ?? '';
-const actions = (el: PgCheckout) => ({
-  pay: !!part(el, 'card') && !part(el, 'card')!.hidden,
-  retry: !!part(el, 'retry'),
-  methods: !!part(el, 'methods'),
-});
-const none = { pay: false, retry: false, methods: false };
 
 async function dropIn(mount: string, waitForForm = true) {
   const el = await fixture<PgCheckout>(
