@@ -16,18 +16,14 @@ export async function stateFromOutcome(
   merchantReference: string,
 ): Promise<{ state: PaymentState; threeDS?: PaymentRecord['threeDS'] }> {
   const { reference } = outcome;
-  const session = await ctx.secrets.sessionToken(merchantReference);
   if (outcome.kind === 'approved') {
     return {
       state: { success: true, status: 'approved', reference, message: outcome.message || APPROVED },
     };
   }
-  const { action, kept } = threeDSOf(outcome, {
-    callbackOrigin: ctx.publicOrigin,
-    methodUrl: methodUrl(ctx.publicUrl, session),
-    termUrl: termUrl(ctx.publicUrl, session),
-    confirmUrl: confirmUrl(ctx.publicUrl, reference),
-  });
+  // Only a 3-D Secure step has pages of its own: an approval needs no session token.
+  const session = await ctx.secrets.sessionToken(merchantReference);
+  const { action, kept } = threeDSOf(ctx, outcome, session);
   return {
     state: { success: true, status: 'authenticating', reference, threeDS: action },
     threeDS: kept,
@@ -38,10 +34,11 @@ type Authenticating = Extract<PaymentState, { status: 'authenticating' }>;
 
 /** The 3-D Secure action the browser runs next, and the ids the record keeps to finish it. */
 function threeDSOf(
+  ctx: Context,
   outcome: Exclude<PaymentOutcome, { kind: 'approved' }>,
-  urls: { callbackOrigin: string; methodUrl: string; termUrl: string; confirmUrl: string },
+  session: string,
 ): { action: Authenticating['threeDS']; kept: NonNullable<PaymentRecord['threeDS']> } {
-  const { callbackOrigin } = urls;
+  const callbackOrigin = ctx.publicOrigin;
   if (outcome.kind === '3ds-v1') {
     const { acsUrl, transactionId, paReq } = outcome.threeDSecure;
     return {
@@ -50,7 +47,7 @@ function threeDSOf(
         acsUrl,
         paReq,
         md: transactionId,
-        termUrl: urls.termUrl,
+        termUrl: termUrl(ctx.publicUrl, session),
         callbackOrigin,
       },
       kept: { version: 1, transactionId },
@@ -65,11 +62,11 @@ function threeDSOf(
       action: {
         version: 2,
         step: 'method',
-        methodUrl: urls.methodUrl,
+        methodUrl: methodUrl(ctx.publicUrl, session),
         tdsMethodContent,
         txId,
         transactionId,
-        confirmUrl: urls.confirmUrl,
+        confirmUrl: confirmUrl(ctx.publicUrl, outcome.reference),
       },
       kept: { version: 2, transactionId, txId, tdsMethodContent },
     };
