@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before } from 'node:test';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import { createSandbox } from '@pg-checkout/sandbox';
+import { forSuite } from '@pg-checkout/test-helpers/suite';
 import { startDemo, type RunningDemo } from '../../src/app.js';
 import type { Database, DatabaseConfig } from '../../src/db.js';
 
@@ -53,31 +53,21 @@ export async function startTestDemo(
  * A sandbox on port 0 and the demo shop talking to it, started before the file's tests and closed
  * after them. Read `sandbox` and `demo` inside tests: they exist once `before` has run.
  */
-export function demoOnSandbox(): { readonly sandbox: Sandbox; readonly demo: TestDemo } {
-  let sandbox: Sandbox | undefined;
-  let demo: TestDemo | undefined;
-  before(async () => {
-    sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
-    demo = await startTestDemo({
-      baseUrl: sandbox.url,
-      token: sandbox.token,
-      secret: sandbox.secret,
+export const demoOnSandbox = () =>
+  forSuite(async () => {
+    const sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+    const gateway = { baseUrl: sandbox.url, token: sandbox.token, secret: sandbox.secret };
+    // A shop that fails to start leaves no sandbox listening behind it.
+    const demo = await startTestDemo(gateway).catch(async (error: unknown) => {
+      await sandbox.close();
+      throw error;
     });
+    return {
+      sandbox,
+      demo,
+      async close() {
+        await demo.close();
+        await sandbox.close();
+      },
+    };
   });
-  after(async () => {
-    await demo?.close();
-    await sandbox?.close();
-  });
-  const started = <T>(value: T | undefined): T => {
-    if (!value) throw new Error('demoOnSandbox: read inside a test, after `before` has run');
-    return value;
-  };
-  return {
-    get sandbox() {
-      return started(sandbox);
-    },
-    get demo() {
-      return started(demo);
-    },
-  };
-}
