@@ -51,6 +51,13 @@ export class FakeGateway implements CheckoutGateway {
   reconcileDown = false;
   /** Runs once, right after the next create call reached the gateway. */
   afterCreate: (() => void) | undefined;
+  /** Next create call records the payment, then never answers (the instance that sent it died). */
+  createHangs = false;
+  /**
+   * A reused merchant reference: refused (fin094) as the default sandbox does, or made a new
+   * transaction, which the spec also allows (the strict sandbox's answer).
+   */
+  reusedReference: 'refuse' | 'new-transaction' = 'refuse';
   readonly vault = new Map<string, string>();
 
   payments = {
@@ -81,7 +88,10 @@ export class FakeGateway implements CheckoutGateway {
         number,
       };
       this.txns.set(reference, txn);
+      const hangs = this.createHangs;
+      this.createHangs = false;
       const outcome = this.#outcome(txn);
+      if (hangs) return new Promise<never>(() => undefined);
       if (fault === 'processed') throw new GatewayTimeoutError('timed out');
       return outcome;
     },
@@ -190,6 +200,7 @@ export class FakeGateway implements CheckoutGateway {
 
   /** One merchant reference, one transaction: as the sandbox, a reused one is refused (fin094). */
   #refuseDuplicate(merchantReference: string): void {
+    if (this.reusedReference === 'new-transaction') return;
     for (const txn of this.txns.values())
       if (txn.merchantReference === merchantReference)
         throw new DuplicateReferenceError(

@@ -69,9 +69,9 @@ export function observe(attempt: LedgerAttempt, record: LookupRecord): void {
 }
 
 /**
- * The number a new attempt uses: the lowest one the ledger does not hold. An attempt whose create
- * never reached the gateway is dropped from the ledger, so its number is used again and a late
- * arrival of the first create is refused by the gateway as a duplicate instead of charged twice.
+ * The number a new attempt uses: the lowest one the ledger does not hold. An attempt is dropped
+ * from the ledger only once the gateway said, for longer than `reconcileGraceMs`, that it never got
+ * its create, so the number is used again only when no late arrival of the first is expected.
  */
 function nextAttempt(ledger: Ledger): number {
   let n = 1;
@@ -90,8 +90,7 @@ export function startAttempt(
   const n = nextAttempt(ledger);
   const status = nextStatus('absent', 'sent');
   const attempt: LedgerAttempt = { ...fields, status: status!, openedAt: ctx.now() };
-  // Written back with the lock's release: a crash mid-call leaves the number unused, and reusing
-  // it makes the gateway refuse the second create as a duplicate rather than charge again.
+  // Its caller writes it ahead ({@link OrderSession.writeAhead}) before the create leaves.
   ledger.attempts[n] = attempt;
   return { n, attempt };
 }
@@ -138,6 +137,15 @@ export interface OrderSession {
   ledger: Ledger;
   /** False when the store could not be reached and the ledger was read from the gateway. */
   stored: boolean;
+  /**
+   * Writes the ledger now, under the lock, before a create is sent: an instance that dies during
+   * the call leaves the attempt `unknown` (asked about next time), never a free number that a
+   * later create would use again, which a gateway may charge as a new transaction (spec: merchant
+   * reference uniqueness not shown). Only a ledger the store held is written ahead: one read back
+   * from the gateway is read back again. Throws (nothing may be sent) when the store cannot take
+   * it, and attempt `n` leaves the ledger again: its create was never sent.
+   */
+  writeAhead(n: number): Promise<void>;
 }
 
 /**
@@ -192,14 +200,37 @@ export async function withOrder<T>(
   }
   // A ledger the store did not have counts as unchanged while it holds only decided attempts:
   // the gateway's lookups give it back as it is, so a paid order costs no ledger write.
-  const before = raw ?? JSON.stringify({ attempts: {} });
+  const read = raw ?? JSON.stringify({ attempts: {} });
+  // What the store holds now: after a write-ahead, the ledger as it was written, not as it was read.
+  let held = raw;
+  const writeAhead = async (n: number) => {
+    // A ledger the store did not hold was read from the gateway's lookups, and one that dies with
+    // this call is read from them again: only a stored ledger can hide a sent create.
+    if (!stored || held === undefined) return;
+    const value = JSON.stringify(ledger);
+    let applied: boolean;
+    try {
+      applied = await ctx.store.writeAll([{ key: keys.ledger, value, ttlMs: ctx.recordTtlMs }], {
+        key: keys.lock,
+        value: token,
+      });
+    } catch (error) {
+      delete ledger.attempts[n];
+      throw storeUnavailable(ctx.logger, error);
+    }
+    if (!applied) {
+      delete ledger.attempts[n];
+      throw new CheckoutError('conflict', 'A payment for this order is already in progress.');
+    }
+    held = value;
+  };
   try {
-    return await work({ ledger, stored });
+    return await work({ ledger, stored, writeAhead });
   } finally {
     if (stored) {
       const now = JSON.stringify(ledger);
-      const unchanged = now === before || (raw === undefined && decided(ledger));
-      if (!unchanged && newlyOpen(JSON.parse(before) as Ledger, ledger))
+      const unchanged = now === (held ?? read) || (held === undefined && decided(ledger));
+      if (now !== read && newlyOpen(JSON.parse(read) as Ledger, ledger))
         void enqueueSafely(ctx, { kind: 'order', order, at: ctx.now() });
       await finish(
         ctx,

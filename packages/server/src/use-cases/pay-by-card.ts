@@ -127,6 +127,7 @@ async function sendCreate(
     amount: order.amount,
     currency: order.currency,
   });
+  await book.writeAhead(n);
   const merchantReference = attemptReference(order.reference, n);
   const own = (state: PaymentState) => owned(ctx, state, merchantReference);
   const request = {

@@ -69,6 +69,7 @@ export async function startRedirect(
       amount: order.amount,
       currency: order.currency,
     });
+    await book.writeAhead(n);
     const merchantReference = attemptReference(order.reference, n);
     const transaction = {
       reference: merchantReference,
