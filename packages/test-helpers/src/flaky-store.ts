@@ -50,6 +50,10 @@ export class FlakyStore implements CheckoutStore {
     this.#check();
     return this.#inner.increment(key, ttlMs);
   }
+  async decrement(key: string) {
+    this.#check();
+    return this.#inner.decrement(key);
+  }
   async lockAndGet(lockKey: string, lockTtlMs: number, key: string, token?: string) {
     this.#check();
     return this.#inner.lockAndGet(lockKey, lockTtlMs, key, token);

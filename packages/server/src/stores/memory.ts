@@ -117,6 +117,15 @@ export class MemoryStore implements CheckoutStore {
     return 1;
   }
 
+  async decrement(key: string): Promise<number> {
+    assertKeyAndTtl(key);
+    const entry = this.#live(key);
+    if (!entry) return 0;
+    const count = Math.max(0, Number(entry.value) - 1);
+    entry.value = String(count);
+    return count;
+  }
+
   async lockAndGet(
     lockKey: string,
     lockTtlMs: number,

@@ -50,6 +50,11 @@ const INCREMENT = script(`local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n`);
 
+// DECR alone in steady state; a counter that was absent (or already 0) is dropped, never left below 0.
+const DECREMENT = script(`local n = redis.call('DECR', KEYS[1])
+if n < 0 then redis.call('DEL', KEYS[1]) return 0 end
+return n`);
+
 // nil when the lock is taken; {value} (value nil when absent) when this call won it.
 const LOCK_AND_GET =
   script(`if not redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[1]) then return false end
@@ -119,6 +124,11 @@ export class RedisStore implements CheckoutStore {
   async increment(key: string, ttlMs: number): Promise<number> {
     assertKeyAndTtl(key, ttlMs);
     return Number(await this.#run(INCREMENT, [this.#prefix + key], [String(ttlMs)]));
+  }
+
+  async decrement(key: string): Promise<number> {
+    assertKeyAndTtl(key);
+    return Number(await this.#run(DECREMENT, [this.#prefix + key], []));
   }
 
   async lockAndGet(

@@ -20,6 +20,12 @@ export interface CheckoutStore {
   /** Adds one to the counter under `key` (created at 1, expiring `ttlMs` after creation); returns the new count. */
   increment(key: string, ttlMs: number): Promise<number>;
   /**
+   * Takes one from the counter under `key`, its expiry unchanged; returns the new count. Gives back
+   * what an {@link CheckoutStore.increment} reserved: an absent counter stays absent (returns 0), and
+   * a counter never goes below 0.
+   */
+  decrement(key: string): Promise<number>;
+  /**
    * Atomically claims lockKey (like SET NX PX), holding `token` (default `'1'`), and, only when
    * won, reads key.
    */

@@ -80,6 +80,32 @@ export function storeSuite(name: string, make: () => CheckoutStore): void {
       assert.equal(await store.increment(k, SHORT), 1);
     });
 
+    it('decrement gives back what increment reserved, atomically, keeping the expiry', async () => {
+      const store = make();
+      const k = key();
+      await Promise.all(Array.from({ length: 10 }, () => store.increment(k, SHORT)));
+      const left = await Promise.all(Array.from({ length: 7 }, () => store.decrement(k)));
+      assert.deepEqual(
+        [...left].sort((a, b) => a - b),
+        [3, 4, 5, 6, 7, 8, 9],
+      );
+      assert.equal(await store.increment(k, SHORT), 4);
+      await sleep(PAST);
+      assert.equal(await store.get(k), undefined, 'the expiry set at creation still holds');
+      assert.equal(await store.increment(k, SHORT), 1);
+    });
+
+    it('decrement never makes a counter below 0 nor one that was absent', async () => {
+      const store = make();
+      const k = key();
+      assert.equal(await store.decrement(k), 0);
+      assert.equal(await store.get(k), undefined);
+      await store.increment(k, 10_000);
+      assert.equal(await store.decrement(k), 0);
+      assert.equal(await store.decrement(k), 0);
+      assert.equal(await store.increment(k, 10_000), 1);
+    });
+
     it('lockAndGet claims the lock and reads the key only for the winner', async () => {
       const store = make();
       const order = `{o:${encodeURIComponent(`order ${key()}`)}}`;

@@ -23,6 +23,7 @@ overAdapters((adapter) => {
     setIfAbsent: (key, value, ttl) => (stored.push(value), inner.setIfAbsent(key, value, ttl)),
     delete: (key) => inner.delete(key),
     increment: (key, ttl) => inner.increment(key, ttl),
+    decrement: (key) => inner.decrement(key),
     lockAndGet: (lock, ttl, key, token) => inner.lockAndGet(lock, ttl, key, token),
     writeAll: (ops, ifHeld) => (
       ops.forEach((op) => 'value' in op && stored.push(op.value)),

@@ -69,6 +69,14 @@ export class CheckoutStoreObject extends DurableObject {
     return count;
   }
 
+  async decrement(key: string): Promise<number> {
+    const entry = await this.ctx.storage.get<Entry>(key);
+    if (!entry || entry.expiresAt <= Date.now()) return 0;
+    const count = Math.max(0, Number(entry.value) - 1);
+    await this.ctx.storage.put<Entry>(key, { value: String(count), expiresAt: entry.expiresAt });
+    return count;
+  }
+
   async lockAndGet(
     lockKey: string,
     lockTtlMs: number,
@@ -121,6 +129,9 @@ export class DurableObjectStore implements CheckoutStore {
   }
   increment(key: string, ttlMs: number) {
     return this.at(key).increment(key, ttlMs);
+  }
+  decrement(key: string) {
+    return this.at(key).decrement(key);
   }
   lockAndGet(lockKey: string, lockTtlMs: number, key: string, token?: string) {
     return this.at(lockKey).lockAndGet(lockKey, lockTtlMs, key, token);
