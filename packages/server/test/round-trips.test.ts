@@ -48,13 +48,7 @@ describe('round trips of an approved card payment of a new order', () => {
   it("default limits: the pay counter and the client's decline place (taken before, given back after) on top, nothing else", async () => {
     const counted = await payOnce(undefined);
     // The order's declines are read from its ledger, under its lock: no store call of their own.
-    assert.deepEqual(counted.store, [
-      'increment',
-      'increment',
-      'lockAndGet',
-      'writeAll',
-      'decrement',
-    ]);
+    assert.deepEqual(counted.store, ['increment', 'reserve', 'lockAndGet', 'writeAll', 'release']);
     assert.deepEqual(counted.gateway, ['reconcile', 'create']);
   });
 });

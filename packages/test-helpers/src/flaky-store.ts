@@ -50,9 +50,13 @@ export class FlakyStore implements CheckoutStore {
     this.#check();
     return this.#inner.increment(key, ttlMs);
   }
-  async decrement(key: string) {
+  async reserve(key: string, ttlMs: number, limit: number) {
     this.#check();
-    return this.#inner.decrement(key);
+    return this.#inner.reserve(key, ttlMs, limit);
+  }
+  async release(key: string) {
+    this.#check();
+    return this.#inner.release(key);
   }
   async lockAndGet(lockKey: string, lockTtlMs: number, key: string, token?: string) {
     this.#check();

@@ -71,8 +71,8 @@ const NOTHING_RESERVED: DeclineReservation = {
 
 /**
  * Takes one place under the decline limit of the payment's shopper and client before the gateway
- * is asked: an atomic increment per scope, refused (`too_many_declines`, the place given back) when
- * it passes the limit, so no number of concurrent payments sends more cards than the limit allows.
+ * is asked: an atomic reserve per scope, refused (`too_many_declines`, the places taken given back)
+ * when a scope is full, so no number of concurrent payments sends more cards than the limit allows.
  * Run as `enforceLimits`' last check, so a stopped card tester costs nobody else the ceiling.
  * `store_unavailable` when the store cannot count.
  */
@@ -89,7 +89,7 @@ export async function reserveDeclines(
     given = true;
     await Promise.all(
       taken.map(({ scope, key }) =>
-        ctx.store.decrement(key).catch((error: unknown) => {
+        ctx.store.release(key).catch((error: unknown) => {
           // Counted as a decline until the window ends: the limit errs on the side of stopping.
           ctx.logger.warn('store write failed; a reserved decline was not given back', {
             scope,
@@ -102,16 +102,16 @@ export async function reserveDeclines(
   for (const counter of found.list) {
     let count: number;
     try {
-      count = await ctx.store.increment(counter.key, found.windowMs);
+      count = await ctx.store.reserve(counter.key, found.windowMs, counter.limit);
     } catch (error) {
       await giveBack();
       throw storeUnavailable(ctx.logger, error);
     }
-    taken.push({ ...counter, count });
-    if (count > counter.limit) {
+    if (count === 0) {
       await giveBack();
       throw tooManyDeclines(ctx, counter.scope, found.retryAfter);
     }
+    taken.push({ ...counter, count });
   }
   return {
     declined(order) {
@@ -157,7 +157,8 @@ export async function noteDecline(ctx: Context, scopes: DeclineScopes): Promise<
     found.list.map(async ({ scope, key, limit }) => {
       let count: number;
       try {
-        count = await ctx.store.increment(key, found.windowMs);
+        // Counted in the same counter as the places taken, past the limit too.
+        count = await ctx.store.reserve(key, found.windowMs, Number.MAX_SAFE_INTEGER);
       } catch (error) {
         ctx.logger.error('store write failed; a decline was not counted', { scope, error });
         return;

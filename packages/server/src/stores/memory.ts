@@ -3,6 +3,7 @@ import { ExpiryHeap } from './expiry-heap.js';
 import {
   assertKeyAndTtl,
   assertKnownOptions,
+  assertLimit,
   assertWrites,
   hashTag,
   type CheckoutStore,
@@ -117,13 +118,26 @@ export class MemoryStore implements CheckoutStore {
     return 1;
   }
 
-  async decrement(key: string): Promise<number> {
+  async reserve(key: string, ttlMs: number, limit: number): Promise<number> {
+    assertKeyAndTtl(key, ttlMs);
+    assertLimit(limit);
+    const entry = this.#live(key);
+    if (entry) {
+      const count = Number(entry.value);
+      if (count >= limit) return 0;
+      entry.value = String(count + 1);
+      return count + 1;
+    }
+    this.#sweep();
+    this.#reserve(1, this.#underWay(key));
+    this.#put(key, '1', ttlMs);
+    return 1;
+  }
+
+  async release(key: string): Promise<void> {
     assertKeyAndTtl(key);
     const entry = this.#live(key);
-    if (!entry) return 0;
-    const count = Math.max(0, Number(entry.value) - 1);
-    entry.value = String(count);
-    return count;
+    if (entry) entry.value = String(Math.max(0, Number(entry.value) - 1));
   }
 
   async lockAndGet(
