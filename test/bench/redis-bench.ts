@@ -71,8 +71,11 @@ async function load(
  * Payments one at a time, so every command counted belongs to a payment that finished: INFO
  * commandstats on every node before and after; a script counts the commands it runs.
  */
-async function countCommands(app: Child<{ url: string }>, nodes: Redis[]): Promise<CommandCount> {
-  const PAYMENTS = 20;
+async function countCommands(
+  app: Child<{ url: string }>,
+  nodes: Redis[],
+  PAYMENTS = 20,
+): Promise<CommandCount> {
   const before = await Promise.all(nodes.map(commandCalls));
   for (let i = 0; i < PAYMENTS; i++) {
     const response = await fetch(`${app.ready.url}/payments`, {
@@ -144,6 +147,45 @@ export async function benchRedisRoutes(sandbox: Child<SandboxReady>) {
     return { levels, commands };
   } finally {
     for (const app of Object.values(apps)) await app.close();
+    await redis.stop();
+    await cluster.stop();
+  }
+}
+
+/**
+ * Redis commands per approved card payment with every limit on (per client, per shopper, the
+ * declines of the order, the shopper and the client), a shopper signed in: on one redis-server
+ * and on a 3-master Cluster, 20 payments one after another after 5 to warm up.
+ */
+export async function benchRedisCommandsWithLimits(sandbox: Child<SandboxReady>) {
+  const redis = await startRedis();
+  const cluster = await startCluster(3);
+  const env = {
+    SANDBOX_URL: sandbox.ready.url,
+    PG_TOKEN: sandbox.ready.token,
+    PG_SECRET: sandbox.ready.secret,
+    REDIS_PORT: String(redis.port),
+    CLUSTER_PORTS: cluster.ports.join(','),
+    LIMITS: 'all',
+  };
+  const script = fileURLToPath(new URL('./lib/store-app-child.ts', import.meta.url));
+  const apps: Child<{ url: string }>[] = [];
+  try {
+    const count = async (kind: 'redis' | 'cluster', nodes: Redis[]) => {
+      const app = await startChild<{ url: string }>(script, { ...env, STORE: kind });
+      apps.push(app);
+      await countCommands(app, nodes, 5);
+      return countCommands(app, nodes);
+    };
+    return {
+      redis: await count('redis', [redis.client()]),
+      cluster: await count(
+        'cluster',
+        cluster.ports.map((_, i) => cluster.node(i)),
+      ),
+    };
+  } finally {
+    for (const app of apps) await app.close();
     await redis.stop();
     await cluster.stop();
   }

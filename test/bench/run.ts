@@ -20,7 +20,7 @@ import { benchCpuBeforeAfter } from './cpu-before-after.js';
 import { benchTelemetryCpu } from './telemetry-cpu.js';
 import { benchStores } from './store-bench.js';
 import { benchTelemetry } from './telemetry-bench.js';
-import { printFailover, printRedisRoutes } from './redis-report.js';
+import { printFailover, printRedisCommandsWithLimits, printRedisRoutes } from './redis-report.js';
 
 const PARTS = [
   'signing',
@@ -29,6 +29,7 @@ const PARTS = [
   'sandbox',
   'store',
   'redis',
+  'redis-commands',
   'failover',
   'browser',
   'slow3g',
@@ -162,7 +163,7 @@ if (want('telemetry-cpu')) {
 const startSandbox = () =>
   startChild<SandboxReady>(fileURLToPath(new URL('./lib/sandbox-child.ts', import.meta.url)));
 const sandbox =
-  want('overhead') || want('store') || want('redis') || want('telemetry')
+  want('overhead') || want('store') || want('redis') || want('redis-commands') || want('telemetry')
     ? await startSandbox()
     : undefined;
 try {
@@ -323,6 +324,7 @@ try {
     );
   }
   if (sandbox && want('redis')) await printRedisRoutes(sandbox, goal);
+  if (sandbox && want('redis-commands')) await printRedisCommandsWithLimits(sandbox, goal);
 } finally {
   await sandbox?.close();
 }

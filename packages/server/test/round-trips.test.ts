@@ -45,9 +45,10 @@ describe('round trips of an approved card payment of a new order', () => {
     assert.deepEqual(counted.store, ['lockAndGet', 'writeAll']);
     assert.deepEqual(counted.gateway, ['reconcile', 'create']);
   });
-  it('default limits: the pay counter and the card-testing reads (order, address) on top, nothing else', async () => {
+  it("default limits: the pay counter and the client's decline place (taken before, given back after) on top, nothing else", async () => {
     const counted = await payOnce(undefined);
-    assert.deepEqual(counted.store, ['increment', 'get', 'get', 'lockAndGet', 'writeAll']);
+    // The order's declines are read from its ledger, under its lock: no store call of their own.
+    assert.deepEqual(counted.store, ['increment', 'reserve', 'lockAndGet', 'writeAll', 'release']);
     assert.deepEqual(counted.gateway, ['reconcile', 'create']);
   });
 });

@@ -50,6 +50,14 @@ export class FlakyStore implements CheckoutStore {
     this.#check();
     return this.#inner.increment(key, ttlMs);
   }
+  async reserve(key: string, ttlMs: number, limit: number) {
+    this.#check();
+    return this.#inner.reserve(key, ttlMs, limit);
+  }
+  async release(key: string) {
+    this.#check();
+    return this.#inner.release(key);
+  }
   async lockAndGet(lockKey: string, lockTtlMs: number, key: string, token?: string) {
     this.#check();
     return this.#inner.lockAndGet(lockKey, lockTtlMs, key, token);

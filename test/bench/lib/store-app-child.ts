@@ -1,7 +1,9 @@
 /**
  * createCheckout in its own process with the store the parent picks: `STORE=memory`,
  * `STORE=redis` (`REDIS_PORT`) or `STORE=cluster` (`CLUSTER_PORTS`, comma-separated), so the
- * route can be measured on each. Rate limits off, as in the overhead bench.
+ * route can be measured on each. Rate limits off, as in the overhead bench, unless `LIMITS=all`:
+ * then every limit is on (per client, per shopper, the ceiling, declines per order, shopper and
+ * client), set high enough never to refuse, and a shopper is signed in.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +14,7 @@ import { createCheckout, MemoryStore, RedisStore, type CheckoutStore } from '@pg
 import { serveCommands } from './serve.js';
 
 const kind = process.env.STORE ?? 'memory';
+const everyLimit = process.env.LIMITS === 'all';
 let client: Redis | Cluster | undefined;
 let store: CheckoutStore;
 if (kind === 'redis') {
@@ -44,7 +47,16 @@ mounted.router = createCheckout({
   webhookSecret: process.env.PG_SECRET!,
   publicUrl: url,
   allowedOrigins: ['https://shop.test'],
-  rateLimit: false,
+  rateLimit: everyLimit
+    ? {
+        windowMs: 60_000,
+        perIp: 1_000_000,
+        perShopper: 1_000_000,
+        global: 1_000_000,
+        declines: { perOrder: 10, perShopper: 1_000_000, perIp: 1_000_000 },
+      }
+    : false,
+  ...(everyLimit ? { savedCards: { shopperId: () => 'bench-shopper' } } : {}),
   store,
   resolveOrder: () => ({
     amount: 10_000,

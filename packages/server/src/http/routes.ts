@@ -2,7 +2,7 @@ import type { BrowserRoute, RouteMethod, RoutePattern } from '@pg-checkout/proto
 import { takeBankTurn, type PostEnd } from '../limits/bank-limits.js';
 import type { Context } from '../setup/context.js';
 import { callerOf } from '../use-cases/caller.js';
-import { completionPage, methodPageCsp, type CompletionKind } from './html.js';
+import { carryForwardPage, completionPage, methodPageCsp, type CompletionKind } from './html.js';
 import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../use-cases/schemas.js';
 import { ipVersion } from '../limits/ip.js';
 import type { OwnedPaymentState } from '../payment-state.js';
@@ -77,8 +77,21 @@ const completion =
     const address = ex.clientAddress && ipVersion(ex.clientAddress) ? ex.clientAddress : undefined;
     const turn = await takeBankTurn(ctx, attempt, address);
     if (!turn.granted) {
-      const page = pageAnswer(429, 'busy');
-      return { ...page, headers: { ...page.headers, 'Retry-After': String(turn.retryAfterS) } };
+      // Refused for its turn, not for what it holds: the page posts the same proof again.
+      const fields =
+        version === 2
+          ? { cres: proof, ...(binding !== undefined ? { threeDSSessionData: binding } : {}) }
+          : { PaRes: proof, ...(binding !== undefined ? { MD: binding } : {}) };
+      const { html, csp } = await carryForwardPage(fields, turn.retryAfterS);
+      return {
+        status: 429,
+        headers: {
+          ...PAGE_HEADERS,
+          'Content-Security-Policy': csp,
+          'Retry-After': String(turn.retryAfterS),
+        },
+        body: html,
+      };
     }
     let end: PostEnd = 'ended';
     try {

@@ -20,7 +20,8 @@ const free: BankTurn = { granted: true, finish: async () => undefined };
  * and client at a time, the next one from a client whose proof was refused only after
  * {@link AFTER_REFUSED_MS}, and per client at most `perIp` posts that reach the gateway per window.
  * Counted per client, so a stranger's junk never slows the shopper's own post. A store outage
- * lets the post through: a bank's proof is never lost to it.
+ * lets the post through: a bank's proof is never lost to it. A post refused its turn is not lost
+ * either: its page posts the same proof again after `retryAfterS` (`carryForwardPage`, http/html.ts).
  */
 export async function takeBankTurn(
   ctx: Context,

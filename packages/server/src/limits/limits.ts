@@ -79,7 +79,9 @@ function limited(ctx: Context, limits: Limits, kind: LimitKind, bucket: string, 
  * Fixed-window limits of one request: under the instance's ceiling for its kind, then per client
  * (and per shopper for payment starts), counted in the store so every instance shares them.
  * Throws `rate_limited` past any of them, `store_unavailable` when the store cannot count; only a
- * request that passed them all (and `alsoCheck`) keeps its place under the ceiling.
+ * request that passed them all (and `alsoCheck`) keeps its place under the ceiling. Each count is an
+ * atomic increment checked after it: no number of concurrent requests passes a limit. Returns the
+ * function that gives the ceiling's place back, for a limit checked later (the order's declines).
  */
 export async function enforceLimits(
   ctx: Context,
@@ -88,9 +90,9 @@ export async function enforceLimits(
   shopperId?: string,
   /** One more limit of the route (the card-tester stop); a refusal there gives the place back too. */
   alsoCheck?: () => Promise<void>,
-): Promise<void> {
+): Promise<() => void> {
   const limits = ctx.rateLimit;
-  if (!limits) return;
+  if (!limits) return () => undefined;
   const window = Math.floor(ctx.now() / limits.windowMs);
   const release = takeCeiling(ctx, limits, kind, window);
   if (!release) throw limited(ctx, limits, kind, 'instance', window);
@@ -114,4 +116,5 @@ export async function enforceLimits(
     release();
     throw error;
   }
+  return release;
 }

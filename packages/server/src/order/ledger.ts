@@ -32,6 +32,8 @@ export interface LedgerAttempt {
   openedAt: number;
   /** When a budgeted read last asked the gateway about it (see {@link refreshAttempts}). */
   checkedAt?: number;
+  /** When the gateway refused its card (a decline, a failed authentication): the order's decline limit. */
+  declinedAt?: number;
 }
 
 /** The most attempts one order may have; a shop that needs more has a bug or an attacker. */
@@ -93,6 +95,24 @@ export function startAttempt(
   // Its caller writes it ahead ({@link OrderSession.writeAhead}) before the create leaves.
   ledger.attempts[n] = attempt;
   return { n, attempt };
+}
+
+/**
+ * What the order's book holds against its decline limit (limits/card-testing.ts): when each of
+ * its refused cards was refused, and how many attempts the gateway may still decline.
+ */
+export function declineHolds(ledger: Ledger): { declinedAt: number[]; undecided: number } {
+  const attempts = Object.values(ledger.attempts);
+  return {
+    declinedAt: attempts.flatMap((a) => (a.declinedAt === undefined ? [] : [a.declinedAt])),
+    undecided: attempts.filter(undecided).length,
+  };
+}
+
+/** Attempt `n`'s card was refused by the gateway now; written back with the lock's release. */
+export function markDeclined(ctx: Context, ledger: Ledger, n: number): void {
+  const attempt = ledger.attempts[n];
+  if (attempt) attempt.declinedAt = ctx.now();
 }
 
 export const paidAttempt = (ledger: Ledger): [number, LedgerAttempt] | undefined => {
@@ -229,7 +249,9 @@ export async function withOrder<T>(
   } finally {
     if (stored) {
       const now = JSON.stringify(ledger);
-      const unchanged = now === (held ?? read) || (held === undefined && decided(ledger));
+      // A refused card is kept: the order's decline limit counts it (a rebuilt ledger cannot).
+      const unchanged =
+        now === (held ?? read) || (held === undefined && decided(ledger) && !declinedNow(ledger));
       if (now !== read && newlyOpen(JSON.parse(read) as Ledger, ledger))
         void enqueueSafely(ctx, { kind: 'order', order, at: ctx.now() });
       await finish(
@@ -255,6 +277,9 @@ function newlyOpen(before: Ledger, after: Ledger): boolean {
     ([n, attempt]) => unsettled(attempt) && !unsettled(before.attempts[n]),
   );
 }
+
+const declinedNow = (ledger: Ledger) =>
+  Object.values(ledger.attempts).some((a) => a.declinedAt !== undefined);
 
 const decided = (ledger: Ledger) =>
   Object.values(ledger.attempts).every((a) => a.status === 'paid' || a.status === 'failed');

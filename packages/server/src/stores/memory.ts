@@ -3,6 +3,7 @@ import { ExpiryHeap } from './expiry-heap.js';
 import {
   assertKeyAndTtl,
   assertKnownOptions,
+  assertLimit,
   assertWrites,
   hashTag,
   type CheckoutStore,
@@ -115,6 +116,28 @@ export class MemoryStore implements CheckoutStore {
     this.#reserve(1, this.#underWay(key));
     this.#put(key, '1', ttlMs);
     return 1;
+  }
+
+  async reserve(key: string, ttlMs: number, limit: number): Promise<number> {
+    assertKeyAndTtl(key, ttlMs);
+    assertLimit(limit);
+    const entry = this.#live(key);
+    if (entry) {
+      const count = Number(entry.value);
+      if (count >= limit) return 0;
+      entry.value = String(count + 1);
+      return count + 1;
+    }
+    this.#sweep();
+    this.#reserve(1, this.#underWay(key));
+    this.#put(key, '1', ttlMs);
+    return 1;
+  }
+
+  async release(key: string): Promise<void> {
+    assertKeyAndTtl(key);
+    const entry = this.#live(key);
+    if (entry) entry.value = String(Math.max(0, Number(entry.value) - 1));
   }
 
   async lockAndGet(

@@ -4,6 +4,7 @@ import type { Redis, Cluster } from 'ioredis';
 import {
   assertKeyAndTtl,
   assertKnownOptions,
+  assertLimit,
   assertWrites,
   hashTag,
   type CheckoutStore,
@@ -49,6 +50,24 @@ function script(source: string): Script {
 const INCREMENT = script(`local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n`);
+
+// A counter of places holds 1 + the places taken, so one given back to 0 places keeps its expiry and
+// the next place is one INCR (a counter that reads 1 after INCR was just created and gets its expiry).
+const RESERVE = script(`local n = redis.call('INCR', KEYS[1])
+if n == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  n = redis.call('INCR', KEYS[1])
+end
+if n - 1 > tonumber(ARGV[2]) then
+  redis.call('DECR', KEYS[1])
+  return 0
+end
+return n - 1`);
+
+// DECR alone; a counter with no place taken is put back, an absent one (DECR made it) dropped.
+const RELEASE = script(`local n = redis.call('DECR', KEYS[1])
+if n == 0 then redis.call('INCR', KEYS[1]) elseif n < 0 then redis.call('DEL', KEYS[1]) end
+return 1`);
 
 // nil when the lock is taken; {value} (value nil when absent) when this call won it.
 const LOCK_AND_GET =
@@ -119,6 +138,17 @@ export class RedisStore implements CheckoutStore {
   async increment(key: string, ttlMs: number): Promise<number> {
     assertKeyAndTtl(key, ttlMs);
     return Number(await this.#run(INCREMENT, [this.#prefix + key], [String(ttlMs)]));
+  }
+
+  async reserve(key: string, ttlMs: number, limit: number): Promise<number> {
+    assertKeyAndTtl(key, ttlMs);
+    assertLimit(limit);
+    return Number(await this.#run(RESERVE, [this.#prefix + key], [String(ttlMs), String(limit)]));
+  }
+
+  async release(key: string): Promise<void> {
+    assertKeyAndTtl(key);
+    await this.#run(RELEASE, [this.#prefix + key], []);
   }
 
   async lockAndGet(

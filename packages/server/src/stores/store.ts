@@ -20,6 +20,14 @@ export interface CheckoutStore {
   /** Adds one to the counter under `key` (created at 1, expiring `ttlMs` after creation); returns the new count. */
   increment(key: string, ttlMs: number): Promise<number>;
   /**
+   * Takes one place under `limit` in the counter of places under `key` (created expiring `ttlMs`
+   * after creation), atomically: the count with this place, or `0` when the counter was full
+   * (nothing taken). A counter of places is read and changed only through `reserve` and `release`.
+   */
+  reserve(key: string, ttlMs: number, limit: number): Promise<number>;
+  /** Gives back one place {@link CheckoutStore.reserve} took, its expiry unchanged; never below 0. */
+  release(key: string): Promise<void>;
+  /**
    * Atomically claims lockKey (like SET NX PX), holding `token` (default `'1'`), and, only when
    * won, reads key.
    */
@@ -69,6 +77,12 @@ export function assertKeyAndTtl(key: string, ttlMs?: number): void {
   if (ttlMs !== undefined && (!Number.isInteger(ttlMs) || ttlMs <= 0)) {
     throw new TypeError(`store ttlMs must be a positive integer, got ${String(ttlMs)}`);
   }
+}
+
+/** Throws for a `reserve` limit that is not a positive integer. */
+export function assertLimit(limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new TypeError(`store reserve limit must be a positive integer, got ${String(limit)}`);
 }
 
 /** Checks every operation of a {@link CheckoutStore.writeAll} call before any of them is applied. */

@@ -1,12 +1,19 @@
 import type { PaymentState } from '../payment-state.js';
-import { noteDecline } from '../limits/card-testing.js';
+import { noteDecline, orderDeclined } from '../limits/card-testing.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError, type GatewayFailure } from '../gateway/failures.js';
 import { paymentKeys } from '../stores/keys.js';
 import { alreadyPaidState, pendingState, stateFromFailure } from '../order/outcomes.js';
 import { isFinal, type PaymentRecord } from '../order/records.js';
 import { gatewayView, paymentOf, readPayment, recordAnswer } from '../order/book.js';
-import { attemptReference, paidAttempt, refreshAttempts, withOrder } from '../order/ledger.js';
+import {
+  attemptReference,
+  declineHolds,
+  markDeclined,
+  paidAttempt,
+  refreshAttempts,
+  withOrder,
+} from '../order/ledger.js';
 import { later } from '../runtime/timers.js';
 
 /** Least time between two sends of one kept proof, across instances. */
@@ -129,8 +136,11 @@ export async function confirmProof(ctx: Context, post: ProofPost): Promise<Proof
         scheduleRetries(ctx, reference, post, post.retry === undefined ? 0 : post.retry + 1);
         return { kind: 'waiting', reference, ...(pageOrigin ? { pageOrigin } : {}) };
       }
-      if (outcome.state.status === 'declined')
+      if (outcome.state.status === 'declined') {
         await noteDecline(ctx, { order: post.order, shopperId: rest.shopperId });
+        markDeclined(ctx, ledger, post.n);
+        orderDeclined(ctx, post.order, declineHolds(ledger));
+      }
       await recordAnswer(ctx, book, post.n, {
         event: eventOf(outcome.state),
         payment: { ...rest, state: outcome.state },

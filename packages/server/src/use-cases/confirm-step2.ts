@@ -3,7 +3,7 @@ import type { PaymentState } from '../payment-state.js';
 import type { Caller } from './caller.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError } from '../gateway/failures.js';
-import { noteDecline } from '../limits/card-testing.js';
+import { noteDecline, orderDeclined } from '../limits/card-testing.js';
 import { enforceLimits } from '../limits/limits.js';
 import { alreadyPaidState, stateFromFailure, stateFromOutcome } from '../order/outcomes.js';
 import type { PaymentRecord } from '../order/records.js';
@@ -15,6 +15,8 @@ import {
   recordAnswer,
 } from '../order/book.js';
 import {
+  declineHolds,
+  markDeclined,
   paidAttempt,
   parseAttemptReference,
   refreshAttempts,
@@ -163,6 +165,8 @@ async function sendStep2(
       const state = stateFromFailure(failure, reference);
       const { orderReference: order, shopperId } = record;
       await noteDecline(ctx, { order, shopperId, clientIp });
+      markDeclined(ctx, book.ledger, n);
+      orderDeclined(ctx, order, declineHolds(book.ledger));
       await recordAnswer(ctx, book, n, { event: 'refused', payment: { ...record, state } });
       return state;
     }

@@ -5,7 +5,12 @@ import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
 import type { Caller } from './caller.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
-import { noteDecline, refuseCardTester } from '../limits/card-testing.js';
+import {
+  orderDeclined,
+  refuseOrderTester,
+  reserveDeclines,
+  type DeclineReservation,
+} from '../limits/card-testing.js';
 import { enforceLimits } from '../limits/limits.js';
 import { maskPan } from '../cards/mask.js';
 import { callbackUrl } from '../http/route-url.js';
@@ -16,6 +21,8 @@ import type { CreatePaymentCommand } from './schemas.js';
 import { recordAnswer } from '../order/book.js';
 import {
   attemptReference,
+  declineHolds,
+  markDeclined,
   refreshAttempts,
   startAttempt,
   withOrder,
@@ -76,9 +83,35 @@ export async function payByCard(
   const shopperId = await caller.shopperId();
   const { clientIp } = caller;
   const method = methodOf(cmd);
-  await enforceLimits(ctx, caller, 'pay', shopperId, async () =>
-    refuseCardTester(ctx, { order: (await caller.order(method)).reference, shopperId, clientIp }),
-  );
+  // The shopper's and client's decline places are taken before the order is resolved; the order's
+  // under its lock. Each is given back unless the gateway refuses the card.
+  let reserved: DeclineReservation | undefined;
+  const giveCeilingBack = await enforceLimits(ctx, caller, 'pay', shopperId, async () => {
+    reserved = await reserveDeclines(ctx, { shopperId, clientIp });
+  });
+  let refused = false;
+  const declined = (orderReference: string) => {
+    refused = true;
+    reserved?.declined(orderReference);
+  };
+  try {
+    return await payOrder(ctx, cmd, caller, method, shopperId, declined);
+  } catch (error) {
+    if (error instanceof CheckoutError && error.code === 'too_many_declines') giveCeilingBack();
+    throw error;
+  } finally {
+    if (!refused) await reserved?.release();
+  }
+}
+
+async function payOrder(
+  ctx: Context,
+  cmd: CreatePaymentCommand,
+  caller: Caller,
+  method: PaymentMethodKind,
+  shopperId: string | undefined,
+  declined: (orderReference: string) => void,
+): Promise<OwnedPaymentState> {
   const order = await caller.order(method);
   if ('token' in cmd.card) {
     try {
@@ -98,9 +131,12 @@ export async function payByCard(
       if ((await refreshAttempts(ctx, order.reference, ledger)) === 'wait') return TIMEOUT_STATE;
       const paidNow = await paidAnswer(ctx, caller, order, ledger);
       if (paidNow) return alreadyPaidBy(paidNow);
+      // Under the lock, with the attempts just asked about: the order's decline places.
+      refuseOrderTester(ctx, declineHolds(ledger));
       // Checked under the lock, right before the one create: the total charged is the one shown.
       return (
-        amountChanged(cmd.shown, order) ?? sendCreate(ctx, cmd, caller, order, book, shopperId)
+        amountChanged(cmd.shown, order) ??
+        sendCreate(ctx, cmd, caller, order, book, shopperId, declined)
       );
     },
     { waitMs: CREATE_LOCK_WAIT_MS },
@@ -115,6 +151,7 @@ async function sendCreate(
   order: CheckoutOrder,
   book: OrderSession,
   shopperId: string | undefined,
+  declined: (orderReference: string) => void,
 ): Promise<OwnedPaymentState> {
   const gateway = await ctx.gateway();
   const { clientIp } = caller;
@@ -172,7 +209,9 @@ async function sendCreate(
         failure,
         typeof reference === 'string' ? reference : undefined,
       );
-      await noteDecline(ctx, { order: order.reference, shopperId, clientIp });
+      declined(order.reference);
+      markDeclined(ctx, book.ledger, n);
+      orderDeclined(ctx, order.reference, declineHolds(book.ledger));
       await recordAnswer(ctx, book, n, {
         event: 'refused',
         ...(state.reference

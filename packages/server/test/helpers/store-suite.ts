@@ -80,6 +80,49 @@ export function storeSuite(name: string, make: () => CheckoutStore): void {
       assert.equal(await store.increment(k, SHORT), 1);
     });
 
+    it('reserve takes places atomically up to its limit, nothing when full', async () => {
+      const store = make();
+      const k = key();
+      const taken = await Promise.all(Array.from({ length: 12 }, () => store.reserve(k, SHORT, 4)));
+      assert.deepEqual(
+        [...taken].sort((a, b) => a - b),
+        [0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4],
+      );
+      assert.equal(await store.reserve(k, SHORT, 4), 0, 'a refusal took nothing');
+      assert.equal(await store.reserve(k, SHORT, 5), 5);
+    });
+
+    it('release gives places back, atomically, keeping the expiry set at creation', async () => {
+      const store = make();
+      const k = key();
+      await Promise.all(Array.from({ length: 10 }, () => store.reserve(k, SHORT, 100)));
+      await Promise.all(Array.from({ length: 7 }, () => store.release(k)));
+      assert.equal(await store.reserve(k, SHORT, 100), 4);
+      for (let i = 0; i < 6; i++) await store.release(k);
+      assert.equal(await store.reserve(k, SHORT, 100), 1, 'never below 0');
+      await sleep(PAST);
+      assert.equal(await store.reserve(k, SHORT, 100), 1, 'the window ended: a new counter');
+    });
+
+    it('release of a counter that is absent or at 0 leaves nothing behind', async () => {
+      const store = make();
+      const k = key();
+      await store.release(k);
+      assert.equal(await store.get(k), undefined);
+      assert.equal(await store.reserve(k, SHORT, 1), 1);
+      await store.release(k);
+      await store.release(k);
+      assert.equal(await store.reserve(k, SHORT, 1), 1);
+      await sleep(PAST);
+      assert.equal(await store.get(k), undefined, 'it expires like any counter');
+    });
+
+    it('reserve refuses a limit that is not a positive integer', async () => {
+      const store = make();
+      await assert.rejects(store.reserve(key(), 10_000, 0), /limit must be a positive integer/);
+      await assert.rejects(store.reserve(key(), 10_000, 1.5), /limit must be a positive integer/);
+    });
+
     it('lockAndGet claims the lock and reads the key only for the winner', async () => {
       const store = make();
       const order = `{o:${encodeURIComponent(`order ${key()}`)}}`;

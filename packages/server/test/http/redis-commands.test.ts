@@ -78,6 +78,30 @@ overAdapters((adapter) => {
       assert.equal(onCluster.breakdown.eval ?? 0, 0, 'no script resent with EVAL once loaded');
     });
 
+    it('every limit on (per client, per shopper, declines per order, shopper and client): at most 10 on a 3-master Cluster', async (t) => {
+      const nodes = cluster.ports.map((_, i) => cluster.node(i));
+      const everyLimit = await commandsPerPayment(
+        new RedisStore({ client: cluster.cluster() }),
+        nodes,
+        {
+          rateLimit: {
+            windowMs: 3_600_000,
+            perIp: 10_000,
+            perShopper: 10_000,
+            declines: { perOrder: 10, perShopper: 10_000, perIp: 10_000 },
+          },
+          savedCards: { shopperId: () => 'shopper-commands' },
+        },
+      );
+      t.diagnostic(
+        `every limit on: ${everyLimit.perPayment} ${JSON.stringify(everyLimit.breakdown)}`,
+      );
+      assert.ok(everyLimit.perPayment <= 10, `${everyLimit.perPayment} commands per payment`);
+      // The decline places are taken and given back, never read apart.
+      assert.equal(everyLimit.breakdown.decr, 2, JSON.stringify(everyLimit.breakdown));
+      assert.equal(everyLimit.breakdown.eval ?? 0, 0);
+    });
+
     it('rate limits add their counters by EVALSHA, never resending the script', async (t) => {
       const withLimits = await commandsPerPayment(
         new RedisStore({ client: redis.client() }),

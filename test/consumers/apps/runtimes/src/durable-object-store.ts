@@ -69,6 +69,25 @@ export class CheckoutStoreObject extends DurableObject {
     return count;
   }
 
+  async reserve(key: string, ttlMs: number, limit: number): Promise<number> {
+    const entry = await this.ctx.storage.get<Entry>(key);
+    const live = entry && entry.expiresAt > Date.now() ? entry : undefined;
+    const count = live ? Number(live.value) : 0;
+    if (count >= limit) return 0;
+    await this.ctx.storage.put<Entry>(key, {
+      value: String(count + 1),
+      expiresAt: live?.expiresAt ?? Date.now() + ttlMs,
+    });
+    return count + 1;
+  }
+
+  async release(key: string): Promise<void> {
+    const entry = await this.ctx.storage.get<Entry>(key);
+    if (!entry || entry.expiresAt <= Date.now()) return;
+    const count = Math.max(0, Number(entry.value) - 1);
+    await this.ctx.storage.put<Entry>(key, { value: String(count), expiresAt: entry.expiresAt });
+  }
+
   async lockAndGet(
     lockKey: string,
     lockTtlMs: number,
@@ -121,6 +140,12 @@ export class DurableObjectStore implements CheckoutStore {
   }
   increment(key: string, ttlMs: number) {
     return this.at(key).increment(key, ttlMs);
+  }
+  reserve(key: string, ttlMs: number, limit: number) {
+    return this.at(key).reserve(key, ttlMs, limit);
+  }
+  release(key: string) {
+    return this.at(key).release(key);
   }
   lockAndGet(lockKey: string, lockTtlMs: number, key: string, token?: string) {
     return this.at(lockKey).lockAndGet(lockKey, lockTtlMs, key, token);
