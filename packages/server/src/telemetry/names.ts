@@ -60,8 +60,8 @@ const ALLOWED = {
     'webhook',
     'refund',
   ],
-  limit: ['pay', 'cards', 'read', 'declines', 'bank_post'],
-  limitScope: ['instance', 'client', 'shopper', 'order'],
+  limit: ['pay', 'cards', 'read', 'declines', 'bank_post', 'notify_lookups'],
+  limitScope: ['instance', 'client', 'shopper', 'order', 'payment'],
 } as const satisfies Record<string, readonly string[]>;
 
 export function allowed(kind: keyof typeof ALLOWED, value: string | undefined): string {
