@@ -30,13 +30,12 @@ export class GatewayClient {
   readonly redirects: Redirects;
   readonly transfers: Transfers;
   readonly subscriptions: Subscriptions;
-  /** The base URL requests go to (and that signatures cover). */
-  readonly baseUrl: string;
+  readonly #baseUrl: string;
   private readonly transport: Transport;
 
   constructor(options: GatewayClientOptions) {
     const resolved = resolveOptions(options);
-    this.baseUrl = resolved.baseUrl;
+    this.#baseUrl = resolved.baseUrl;
     this.transport = new Transport(resolved);
     this.payments = new Payments(this.transport);
     this.foreign = new Foreign(this.transport);
@@ -45,6 +44,15 @@ export class GatewayClient {
     this.redirects = new Redirects(this.transport);
     this.transfers = new Transfers(this.transport);
     this.subscriptions = new Subscriptions(this.transport);
+  }
+
+  /**
+   * The base URL requests go to (and that signatures cover), as resolved from `baseUrl` or
+   * `environment` + `baseUrls`, without a trailing slash. Read-only: a setup check (https in
+   * production) reads it, and what it reads is where requests go.
+   */
+  get baseUrl(): string {
+    return this.#baseUrl;
   }
 
   /** GET /pg/api/v2/util/validate: checks GET signing and credentials; returns the merchant name. */
