@@ -1,6 +1,6 @@
 import type { Attributes, Meter, Span, Tracer } from '@opentelemetry/api';
 import type { PaymentRecord } from '../order/records.js';
-import { builtin, otel, INSTRUMENTATION } from './api.js';
+import { builtin, instrumentation, otelApi } from './api.js';
 import { createInstruments, type Instruments } from './instruments.js';
 import { ATTR, PREFIX, allowed, paymentAttributes, threeDSAttributes } from './names.js';
 import type { TelemetryOptions } from './options.js';
@@ -74,15 +74,20 @@ export const NOOP_TELEMETRY: Telemetry = {
 
 // Where @opentelemetry/instrumentation-undici listens: when someone does, fetch is traced already.
 // No diagnostics channels on the runtime (Workers): nothing can listen there, so no fetch is traced.
-const undiciRequests = builtin<{
-  channel(name: string): { readonly hasSubscribers: boolean };
-}>('node:diagnostics_channel')?.channel('undici:request:create') ?? { hasSubscribers: false };
+// Looked up at the first gateway call, not at load.
+let undiciRequests: { readonly hasSubscribers: boolean } | undefined;
+const fetchTraced = () =>
+  (undiciRequests ??= builtin<{
+    channel(name: string): { readonly hasSubscribers: boolean };
+  }>('node:diagnostics_channel')?.channel('undici:request:create') ?? {
+    hasSubscribers: false,
+  }).hasSubscribers;
 
-type Api = NonNullable<typeof otel>;
+type Api = NonNullable<ReturnType<typeof otelApi>>;
 
 /** The tracer to use, or `undefined` when nobody collects spans (no SDK registered, none passed). */
 function tracerOf(api: Api, options: TelemetryOptions): Tracer | undefined {
-  const { name, version } = INSTRUMENTATION;
+  const { name, version } = instrumentation();
   if (options.tracerProvider) return options.tracerProvider.getTracer(name, version) as Tracer;
   const global = api.trace.getTracerProvider() as {
     getDelegateTracer?: (n: string, v: string) => Tracer | undefined;
@@ -94,7 +99,7 @@ function tracerOf(api: Api, options: TelemetryOptions): Tracer | undefined {
 }
 
 function meterOf(api: Api, options: TelemetryOptions): Meter | undefined {
-  const { name, version } = INSTRUMENTATION;
+  const { name, version } = instrumentation();
   const meter = (options.meterProvider?.getMeter(name, version) ??
     api.metrics.getMeter(name, version)) as Meter;
   return meter === api.createNoopMeter() ? undefined : meter;
@@ -105,8 +110,9 @@ function meterOf(api: Api, options: TelemetryOptions): Meter | undefined {
  * started after the checkout was built is still found.
  */
 export function createTelemetry(options: TelemetryOptions | undefined = {}): Telemetry {
-  if (!otel || options.enabled === false) return NOOP_TELEMETRY;
-  const api = otel;
+  if (options.enabled === false) return NOOP_TELEMETRY;
+  const api = otelApi();
+  if (!api) return NOOP_TELEMETRY;
   let resolved: Telemetry | undefined;
   // Sources registered while the checkout is built: handed over when the providers are looked up,
   // so registering one does not fix the providers before the application's SDK starts.
@@ -205,8 +211,7 @@ function recording(
     async gatewayCall(operation, run, judge) {
       const started = performance.now();
       const traced =
-        tracer &&
-        (gatewaySpans === 'always' || (gatewaySpans === 'auto' && !undiciRequests.hasSubscribers));
+        tracer && (gatewaySpans === 'always' || (gatewaySpans === 'auto' && !fetchTraced()));
       const span = traced
         ? tracer.startSpan(`${PREFIX}.gateway ${operation}`, {
             kind: SpanKind.CLIENT,
