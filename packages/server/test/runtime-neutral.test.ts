@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
+import type * as Server from '../src/index.js';
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 const ENTRIES = {
@@ -82,7 +83,7 @@ describe('no module does work at load that a runtime may refuse', () => {
     try {
       const file = join(dir, 'worker.mjs');
       await writeFile(file, text);
-      const server = (await import(pathToFileURL(file).href)) as typeof import('../src/index.js');
+      const server = (await import(pathToFileURL(file).href)) as typeof Server;
       const handler = server.createCheckoutHandler({
         gateway: new FakeGateway(),
         webhookSecret: 'whsec',
