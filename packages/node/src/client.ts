@@ -7,7 +7,7 @@ import {
 } from '@pg-checkout/protocol';
 import { InvalidRequestError, WebhookVerificationError } from './errors.js';
 import { expectSuccess, parsed, refusalMessage } from './internal/answers.js';
-import { Transport, type CallOptions } from './internal/transport.js';
+import { Transport, type CallOptions, type ExchangeListener } from './internal/transport.js';
 import type { ReconcileResult } from './outcomes.js';
 import { resolveOptions, type GatewayClientOptions } from './options.js';
 import { Cards } from './resources/cards.js';
@@ -53,6 +53,16 @@ export class GatewayClient {
    */
   get baseUrl(): string {
     return this.#baseUrl;
+  }
+
+  /**
+   * Calls `listener({ method, url, status?, attempt })` after each HTTP exchange this client makes
+   * (for tracing: `@pg-checkout/server` puts them on its gateway spans), in the caller's async
+   * context; never headers or bodies. Returns the function that removes it.
+   */
+  onExchange(listener: ExchangeListener): () => void {
+    this.transport.listeners.add(listener);
+    return () => void this.transport.listeners.delete(listener);
   }
 
   /** GET /pg/api/v2/util/validate: checks GET signing and credentials; returns the merchant name. */

@@ -30,7 +30,12 @@ export const ATTR = {
   limit: `${PREFIX}.limit`,
   limitScope: `${PREFIX}.limit.scope`,
   errorType: 'error.type',
+  // OpenTelemetry's HTTP client attributes, on the gateway's client spans.
   httpStatus: 'http.response.status_code',
+  httpMethod: 'http.request.method',
+  resendCount: 'http.request.resend_count',
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
 } as const;
 
 /**

@@ -12,6 +12,12 @@ export interface TraceOrigin {
   traceFlags: number;
 }
 
+/** Where the gateway is, as OpenTelemetry's HTTP client attributes name it. */
+export interface GatewayServer {
+  address: string;
+  port: number;
+}
+
 /** How a use case ended, for its span: its HTTP status, when it answers one. */
 export interface UseCaseEnd {
   status?: number;
@@ -33,12 +39,23 @@ export interface Telemetry {
   ): Promise<T>;
   /** The use case failed with `error` (answered, not thrown): its bounded type goes on the span. */
   failed(error: unknown): void;
-  /** One gateway call: a client span (see `gatewaySpans`) and the duration histogram. */
+  /**
+   * One gateway call: a client span (see `gatewaySpans`) and the duration histogram. `server` is
+   * where the gateway is (`server.address`, `server.port` on the span), when its base URL is known.
+   */
   gatewayCall<T>(
     operation: string,
     run: () => Promise<T>,
     judge: (error: unknown) => string,
+    server?: GatewayServer,
   ): Promise<T>;
+  /** One HTTP exchange of the current gateway call (a client's `onExchange`): its method and status on the span. */
+  gatewayExchange(exchange: { method: string; status?: number; attempt: number }): void;
+  /**
+   * A payment start that ended with no outcome from the gateway (an outage, a setup fault): no
+   * record settles it, so it is counted here, in attempts, outcome `error` with its failure.
+   */
+  paymentUnsettled(method: string, failure: string): void;
   /** A payment's record saved with a new state: attempt, order and 3-D Secure counters, the span's outcome. */
   paymentSettled(record: PaymentRecord): void;
   /** Links the current span to the trace where the payment began. */
@@ -63,6 +80,8 @@ export const NOOP_TELEMETRY: Telemetry = {
   useCase: pass,
   failed: () => undefined,
   gatewayCall: (_operation, run) => run(),
+  gatewayExchange: () => undefined,
+  paymentUnsettled: () => undefined,
   paymentSettled: () => undefined,
   linkPayment: () => undefined,
   origin: () => undefined,
@@ -134,7 +153,10 @@ export function createTelemetry(options: TelemetryOptions | undefined = {}): Tel
     },
     useCase: (name, attributes, run, end) => real().useCase(name, attributes, run, end),
     failed: (error) => real().failed(error),
-    gatewayCall: (operation, run, judge) => real().gatewayCall(operation, run, judge),
+    gatewayCall: (operation, run, judge, server) =>
+      real().gatewayCall(operation, run, judge, server),
+    gatewayExchange: (exchange) => real().gatewayExchange(exchange),
+    paymentUnsettled: (method, failure) => real().paymentUnsettled(method, failure),
     paymentSettled: (record) => real().paymentSettled(record),
     linkPayment: (record) => real().linkPayment(record),
     origin: () => real().origin(),
@@ -163,6 +185,8 @@ function recording(
   const { SpanKind, SpanStatusCode } = api;
   const active = () => (tracer ? api.trace.getActiveSpan() : undefined);
   const linked = new WeakMap<Span, Set<string>>();
+  // The gateway's client spans, so an exchange is put only on the span of its own call.
+  const gatewaySpansOpen = new WeakSet<Span>();
   const gatewaySpans = options.gatewaySpans ?? 'auto';
   const waiting: (() => number | Promise<number>)[] = [];
   instruments?.hooksWaiting.addCallback(async (result) => {
@@ -208,16 +232,22 @@ function recording(
       const span = active();
       if (span) span.setAttribute(ATTR.failure, errorType(error));
     },
-    async gatewayCall(operation, run, judge) {
+    async gatewayCall(operation, run, judge, server) {
       const started = performance.now();
       const traced =
         tracer && (gatewaySpans === 'always' || (gatewaySpans === 'auto' && !fetchTraced()));
       const span = traced
         ? tracer.startSpan(`${PREFIX}.gateway ${operation}`, {
             kind: SpanKind.CLIENT,
-            attributes: { [ATTR.operation]: operation },
+            attributes: {
+              [ATTR.operation]: operation,
+              ...(server
+                ? { [ATTR.serverAddress]: server.address, [ATTR.serverPort]: server.port }
+                : {}),
+            },
           })
         : undefined;
+      if (span) gatewaySpansOpen.add(span);
       let failure: string | undefined;
       try {
         return span
@@ -239,6 +269,20 @@ function recording(
           span.end();
         }
       }
+    },
+    gatewayExchange({ method, status, attempt }) {
+      const span = active();
+      if (!span || !gatewaySpansOpen.has(span)) return;
+      span.setAttribute(ATTR.httpMethod, method === 'GET' || method === 'POST' ? method : '_OTHER');
+      if (status !== undefined) span.setAttribute(ATTR.httpStatus, status);
+      if (attempt > 0) span.setAttribute(ATTR.resendCount, attempt);
+    },
+    paymentUnsettled(method, failure) {
+      instruments?.attempts.add(1, {
+        [ATTR.outcome]: 'error',
+        [ATTR.method]: allowed('method', method),
+        [ATTR.failure]: allowed('failure', failure),
+      });
     },
     paymentSettled(record) {
       const attributes = paymentAttributes(record);
