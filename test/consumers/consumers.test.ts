@@ -720,6 +720,7 @@ function runtimesApp(): Promise<string> {
 
 for (const [runtime, title] of [
   ['workerd', 'Cloudflare Workers (workerd through Miniflare, no nodejs_compat, MemoryStore)'],
+  ['workerd-nodejs-compat', 'Cloudflare Workers with nodejs_compat (the same bundle, MemoryStore)'],
   ['workerd-durable-object', 'Cloudflare Workers with the guide’s Durable Object store'],
   ['bun', 'Bun (Bun.serve)'],
   ['deno', 'Deno (Deno.serve)'],

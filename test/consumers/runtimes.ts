@@ -1,12 +1,13 @@
 // The Fetch handler on runtimes other than Node, from the tarballs: Cloudflare's workerd (through
-// Miniflare, without nodejs_compat), Bun and Deno, each from its registry package in the app's
+// Miniflare, without and with nodejs_compat), Bun and Deno, each from its registry package in the app's
 // node_modules (the app's allowScripts lets their install scripts place the binaries).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort, startApp, type Gateway, type RunningApp } from './fetch-apps.js';
 
-export type Runtime = 'workerd' | 'workerd-durable-object' | 'bun' | 'deno';
+export type Runtime =
+  'workerd' | 'workerd-nodejs-compat' | 'workerd-durable-object' | 'bun' | 'deno';
 
 /** Starts the app's server for `runtime` on a free port, with the checkout's settings in its environment. */
 export async function startRuntime(
@@ -33,17 +34,26 @@ export async function startRuntime(
     /from\s*["']node:|import\(["']node:/,
     'the Worker imports no node: module',
   );
+  const compat = runtime === 'workerd-nodejs-compat';
   const running = await startApp(
     dir,
     process.execPath,
     ['serve-worker.mjs'],
     gateway,
-    runtime === 'workerd-durable-object' ? { PG_STORE: 'durable-object' } : {},
+    runtime === 'workerd-durable-object'
+      ? { PG_STORE: 'durable-object' }
+      : compat
+        ? { PG_NODEJS_COMPAT: '1' }
+        : {},
     port,
   );
-  // The payments below then prove the packages need neither: nodejs_compat is really off.
   const seen = (await (await fetch(`${running.url}/runtime`)).json()) as Record<string, string>;
-  if (seen.process !== 'undefined' || seen.Buffer !== 'undefined') await running.stop();
-  assert.deepEqual(seen, { process: 'undefined', Buffer: 'undefined' }, 'Node globals in workerd');
+  // Without the flag the payments below prove the packages need no Node; with it, that the path
+  // through `process.getBuiltinModule` (telemetry's lookup) starts in a bundle with no import.meta.url.
+  const expected = compat
+    ? { process: 'object', Buffer: 'function', getBuiltinModule: 'function' }
+    : { process: 'undefined', Buffer: 'undefined', getBuiltinModule: 'undefined' };
+  if (JSON.stringify(seen) !== JSON.stringify(expected)) await running.stop();
+  assert.deepEqual(seen, expected, 'Node globals in workerd');
   return running;
 }

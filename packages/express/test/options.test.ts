@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCheckout, type CheckoutOptions } from '../src/index.js';
+import { GatewayClient } from '@pg-checkout/node';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 
 const base = (): CheckoutOptions => ({
@@ -66,6 +67,23 @@ describe('createCheckout options', () => {
       /`publicUrl` must use https in production/,
     );
     assert.doesNotThrow(build({ environment: 'production' }));
+  });
+
+  it('production: the client instance of "Mount it" must send over https (loopback excepted)', () => {
+    // The README's shape: a GatewayClient built from the environment, passed as `gateway`.
+    const mountIt = (baseUrl: string) => () =>
+      createCheckout({
+        ...base(),
+        environment: 'production',
+        gateway: new GatewayClient({ token: 't', secret: 's', baseUrl }),
+        webhookSecret: 's',
+      });
+    assert.doesNotThrow(mountIt('https://gateway.example'));
+    assert.doesNotThrow(mountIt('http://127.0.0.1:8787'));
+    assert.throws(
+      mountIt('http://10.1.2.3:8787'),
+      /`gateway\.baseUrl` must use https in production: the client given as `gateway` sends to http:\/\/10\.1\.2\.3:8787/,
+    );
   });
 
   it('refuses wrong types with the field path', () => {

@@ -7,7 +7,7 @@ import {
 } from '@pg-checkout/protocol';
 import { InvalidRequestError, WebhookVerificationError } from './errors.js';
 import { expectSuccess, parsed, refusalMessage } from './internal/answers.js';
-import { Transport, type CallOptions } from './internal/transport.js';
+import { Transport, type CallOptions, type ExchangeListener } from './internal/transport.js';
 import type { ReconcileResult } from './outcomes.js';
 import { resolveOptions, type GatewayClientOptions } from './options.js';
 import { Cards } from './resources/cards.js';
@@ -30,13 +30,12 @@ export class GatewayClient {
   readonly redirects: Redirects;
   readonly transfers: Transfers;
   readonly subscriptions: Subscriptions;
-  /** The base URL requests go to (and that signatures cover). */
-  readonly baseUrl: string;
+  readonly #baseUrl: string;
   private readonly transport: Transport;
 
   constructor(options: GatewayClientOptions) {
     const resolved = resolveOptions(options);
-    this.baseUrl = resolved.baseUrl;
+    this.#baseUrl = resolved.baseUrl;
     this.transport = new Transport(resolved);
     this.payments = new Payments(this.transport);
     this.foreign = new Foreign(this.transport);
@@ -45,6 +44,25 @@ export class GatewayClient {
     this.redirects = new Redirects(this.transport);
     this.transfers = new Transfers(this.transport);
     this.subscriptions = new Subscriptions(this.transport);
+  }
+
+  /**
+   * The base URL requests go to (and that signatures cover), as resolved from `baseUrl` or
+   * `environment` + `baseUrls`, without a trailing slash. Read-only: a setup check (https in
+   * production) reads it, and what it reads is where requests go.
+   */
+  get baseUrl(): string {
+    return this.#baseUrl;
+  }
+
+  /**
+   * Calls `listener({ method, url, status?, attempt })` after each HTTP exchange this client makes
+   * (for tracing: `@pg-checkout/server` puts them on its gateway spans), in the caller's async
+   * context; never headers or bodies. Returns the function that removes it.
+   */
+  onExchange(listener: ExchangeListener): () => void {
+    this.transport.listeners.add(listener);
+    return () => void this.transport.listeners.delete(listener);
   }
 
   /** GET /pg/api/v2/util/validate: checks GET signing and credentials; returns the merchant name. */

@@ -5,7 +5,7 @@ export {
   type GatewayClientOptions,
   type GatewayLogger,
 } from './options.js';
-export type { CallOptions } from './internal/transport.js';
+export type { CallOptions, ExchangeListener, GatewayExchange } from './internal/transport.js';
 export type { ExecuteAmount, RefundAmount } from './internal/money.js';
 export type {
   ApprovedOutcome,

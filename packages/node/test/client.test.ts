@@ -83,6 +83,38 @@ describe('custom fetch', () => {
   });
 });
 
+describe('exchanges, for tracing', () => {
+  it('onExchange hears each exchange: method, url, status, attempt; nothing once removed', async () => {
+    const client = new GatewayClient({ token: TOKEN, secret: SECRET, baseUrl: gateway.url });
+    const heard: unknown[] = [];
+    const stop = client.onExchange((exchange) => {
+      heard.push(exchange);
+      throw new Error('a broken listener changes nothing');
+    });
+    gateway.on('GET', '/pg/api/v2/util/validate', { json: { success: true, merchant: 'Shop' } });
+    assert.equal((await client.validate()).merchant, 'Shop');
+    assert.deepEqual(heard, [
+      { method: 'GET', url: `${gateway.url}/pg/api/v2/util/validate`, status: 200, attempt: 0 },
+    ]);
+    const down = new GatewayClient({
+      token: TOKEN,
+      secret: SECRET,
+      baseUrl: gateway.url,
+      retries: 0,
+      fetch: () => Promise.reject(new TypeError('connection refused')),
+    });
+    const unanswered: unknown[] = [];
+    down.onExchange((exchange) => unanswered.push(exchange));
+    await assert.rejects(down.validate(), GatewayConnectionError);
+    assert.deepEqual(unanswered, [
+      { method: 'GET', url: `${gateway.url}/pg/api/v2/util/validate`, attempt: 0 },
+    ]);
+    stop();
+    await client.validate();
+    assert.equal(heard.length, 1);
+  });
+});
+
 describe('fetch as workerd calls it', () => {
   // workerd's fetch refuses any `this` but the global scope: "Illegal invocation".
   const realFetch = globalThis.fetch;

@@ -11,6 +11,14 @@ describe('GatewayClient options', () => {
       'http://127.0.0.1:8787',
     );
   });
+  it('baseUrl is read-only: what a setup check reads is where requests go', () => {
+    const client = new GatewayClient({ ...base, baseUrl: 'https://gateway.example' });
+    assert.throws(() => {
+      (client as { baseUrl: string }).baseUrl = 'http://10.0.0.5';
+    }, TypeError);
+    assert.equal(client.baseUrl, 'https://gateway.example');
+    assert.ok(!Object.keys(client).includes('baseUrl'), 'not an own, writable field');
+  });
   it('takes a named environment with its base URL', () => {
     const client = new GatewayClient({
       ...base,

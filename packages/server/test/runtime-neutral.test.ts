@@ -1,10 +1,15 @@
 // The packages a Fetch handler loads must run where there is no Node: bundled for a neutral platform
 // (as a Workers build without nodejs_compat), no module may import a Node builtin or touch Node's globals.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { build } from 'esbuild';
+import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
+import type * as Server from '../src/index.js';
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 const ENTRIES = {
@@ -13,9 +18,10 @@ const ENTRIES = {
   '@pg-checkout/protocol': '../../protocol/src/index.ts',
 };
 
-async function bundle(entry: string) {
+async function bundle(entry: string, define: Record<string, string> = {}) {
   const imported = new Set<string>();
   const result = await build({
+    define,
     entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
     bundle: true,
     platform: 'neutral',
@@ -57,4 +63,40 @@ describe('the handler’s module graph is free of Node', () => {
       assert.doesNotMatch(text, /(?<![\w$.])process\s*(?:\?\.|\.|\[)/, 'reads the global process');
     });
   }
+});
+
+describe('no module does work at load that a runtime may refuse', () => {
+  it('a bundled Worker with nodejs_compat (process.getBuiltinModule, no import.meta.url) loads and answers, telemetry off', async () => {
+    assert.equal(
+      typeof process.getBuiltinModule,
+      'function',
+      'this Node has what nodejs_compat has',
+    );
+    // What wrangler's bundle gives a Worker: the module has no URL of its own.
+    const { text } = await bundle(
+      ENTRIES['@pg-checkout/server (the Fetch handler, the stores, the core)'],
+      {
+        'import.meta.url': 'undefined',
+      },
+    );
+    const dir = await mkdtemp(join(tmpdir(), 'pg-worker-'));
+    try {
+      const file = join(dir, 'worker.mjs');
+      await writeFile(file, text);
+      const server = (await import(pathToFileURL(file).href)) as typeof Server;
+      const handler = server.createCheckoutHandler({
+        gateway: new FakeGateway(),
+        webhookSecret: 'whsec',
+        publicUrl: 'https://shop.test/checkout',
+        environment: 'development',
+        resolveOrder: () => ({ amount: 100, currency: 'ZAR', reference: 'worker-1' }),
+      });
+      const answer = await handler(new Request('https://shop.test/checkout/config'), {
+        clientAddress: '203.0.113.9',
+      });
+      assert.equal(answer.status, 200);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

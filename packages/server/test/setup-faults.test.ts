@@ -170,7 +170,7 @@ describe('setup faults at the gateway: 503 misconfigured and one log line naming
     assertSetupFault(result, /gateway\.baseUrl.*https/, 'redirect');
   });
 
-  it('an http URL in production: nothing is sent, gateway.baseUrl', async () => {
+  it('an http URL in production: refused at setup, nothing is sent, gateway.baseUrl', async () => {
     let reached = 0;
     const gateway = await otherSite((res) => {
       reached += 1;
@@ -179,11 +179,13 @@ describe('setup faults at the gateway: 503 misconfigured and one log line naming
     sites.push(gateway);
     // Not a loopback name, yet a connection to it would stay on this machine (and be counted).
     const port = (gateway.address() as AddressInfo).port;
-    const result = await payTwice(
-      { baseUrl: `http://0.0.0.0:${port}`, token: sandbox.token, secret: sandbox.secret },
-      { environment: 'production' },
+    await assert.rejects(
+      payTwice(
+        { baseUrl: `http://0.0.0.0:${port}`, token: sandbox.token, secret: sandbox.secret },
+        { environment: 'production' },
+      ),
+      /`gateway\.baseUrl` must use https in production \(got http:\/\/0\.0\.0\.0:\d+\)/,
     );
-    assertSetupFault(result, /gateway\.baseUrl must use https/, 'http in production');
     assert.equal(reached, 0);
   });
 
@@ -198,5 +200,77 @@ describe('setup faults at the gateway: 503 misconfigured and one log line naming
       [200, 200],
     );
     assert.deepEqual(result.logs, []);
+  });
+});
+
+describe('production is https end to end, whatever form the gateway takes', () => {
+  const LAN = 'http://192.168.1.20:8787';
+  const setUp =
+    (gateway: CheckoutHandlerOptions['gateway'], environment = 'production') =>
+    () =>
+      createCheckoutHandler({
+        gateway,
+        webhookSecret: 'webhook-secret',
+        publicUrl: PUBLIC,
+        environment: environment as 'production',
+        resolveOrder: () => ({ amount: 2_500, currency: 'ZAR', reference: 'https-1' }),
+      });
+  const client = (baseUrl: string) => new GatewayClient({ token: 't', secret: 's', baseUrl });
+  /** A merchant's own gateway object: the client's methods, with or without a declared baseUrl. */
+  const own = (baseUrl?: string) => {
+    const inner = client('https://gateway.example');
+    return {
+      ...(baseUrl === undefined ? {} : { baseUrl }),
+      payments: inner.payments,
+      lookups: inner.lookups,
+      foreign: inner.foreign,
+      redirects: inner.redirects,
+      cards: inner.cards,
+      reconcile: (reference: string) => inner.reconcile(reference),
+    } as unknown as CheckoutHandlerOptions['gateway'];
+  };
+  const httpFix = /`gateway\.baseUrl` must use https in production.*only loopback/;
+
+  it('credentials with an http base URL on the network: refused, the message says the fix', () => {
+    assert.throws(setUp({ token: 't', secret: 's', baseUrl: LAN }), httpFix);
+  });
+
+  it('a GatewayClient pointed at http on the network: refused at setup', () => {
+    assert.throws(
+      setUp(client(LAN)),
+      /the client given as `gateway` sends to http:\/\/192\.168\.1\.20:8787; create it with an https baseUrl/,
+    );
+    assert.throws(
+      setUp(
+        new GatewayClient({
+          token: 't',
+          secret: 's',
+          environment: 'production',
+          baseUrls: { production: 'http://gateway.example' },
+        }),
+      ),
+      httpFix,
+    );
+  });
+
+  it('a merchant’s own gateway object: refused without a baseUrl, judged by the one it declares', () => {
+    assert.throws(setUp(own()), /`gateway\.baseUrl` is unknown.*declare `readonly baseUrl/);
+    assert.throws(setUp(own(LAN)), httpFix);
+    assert.doesNotThrow(setUp(own('https://gateway.example')));
+    assert.doesNotThrow(setUp(own(), 'development'), 'development takes any gateway');
+  });
+
+  it('https and loopback (127.0.0.0/8, ::1, localhost) stay allowed, in every form', () => {
+    for (const baseUrl of [
+      'https://gateway.example',
+      'http://127.0.0.1:8787',
+      'http://127.3.2.1:8787',
+      'http://[::1]:8787',
+      'http://localhost:8787',
+    ]) {
+      assert.doesNotThrow(setUp({ token: 't', secret: 's', baseUrl }), baseUrl);
+      assert.doesNotThrow(setUp(client(baseUrl)), baseUrl);
+    }
+    assert.doesNotThrow(setUp(client(LAN), 'development'));
   });
 });

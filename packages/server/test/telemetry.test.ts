@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { createCheckoutHandler, type CheckoutHandler } from '../src/index.js';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
@@ -133,6 +134,46 @@ describe('telemetry: spans and metrics through OpenTelemetry', () => {
     assert.equal(spans.filter((s) => s.kind === SpanKind.CLIENT).length, calls.length);
   });
 
+  it('gateway client spans carry OpenTelemetry’s HTTP client attributes, credentials or a GatewayClient', async () => {
+    const port = Number(new URL(sandbox.url).port);
+    const expectHttp = (spans: ReadableSpan[], form: string) => {
+      const create = one(spans, 'pg_checkout.gateway payments.create');
+      assert.equal(create.attributes['server.address'], '127.0.0.1', form);
+      assert.equal(create.attributes['server.port'], port, form);
+      assert.equal(create.attributes['http.request.method'], 'POST', form);
+      assert.equal(create.attributes['http.response.status_code'], 200, form);
+      const lookup = spans.find((s) => s.name === 'pg_checkout.gateway reconcile');
+      assert.ok(lookup, `${form}: the order's first lookup`);
+      assert.equal(lookup.attributes['http.request.method'], 'GET', form);
+      assert.equal(typeof lookup.attributes['http.response.status_code'], 'number', form);
+      assert.equal(lookup.attributes['server.port'], port, form);
+    };
+    assert.equal((await pay('4111111111111111')).body.status, 'approved');
+    expectHttp(telemetry.spans(), 'credentials');
+
+    const own = inMemoryTelemetry();
+    const previous = handler;
+    handler = createCheckoutHandler({
+      gateway: new GatewayClient({
+        baseUrl: sandbox.url,
+        token: sandbox.token,
+        secret: sandbox.secret,
+      }),
+      webhookSecret: sandbox.secret,
+      publicUrl: `${served.base}/api/checkout`,
+      resolveOrder: () => ({ amount: 100, currency: 'ZAR', reference: `tel-client-${++order}` }),
+      logger: quiet,
+      telemetry: own.options,
+    });
+    try {
+      assert.equal((await pay('4111111111111111')).body.status, 'approved');
+    } finally {
+      handler = previous;
+    }
+    expectHttp(own.spans(), 'a GatewayClient');
+    await own.shutdown();
+  });
+
   it('a decline is an outcome on the span, not an error', async () => {
     const answer = await pay('4000000000000002');
     assert.equal(answer.status, 402);
@@ -222,8 +263,9 @@ describe('telemetry: spans and metrics through OpenTelemetry', () => {
     });
     const previous = handler;
     handler = outage;
+    let answer;
     try {
-      const answer = await pay('4111111111111111');
+      answer = await pay('4111111111111111');
       assert.ok(answer.status >= 500, JSON.stringify(answer.body));
     } finally {
       handler = previous;
@@ -238,12 +280,59 @@ describe('telemetry: spans and metrics through OpenTelemetry', () => {
       assert.equal(call.status.code, SpanStatusCode.ERROR, call.name);
       assert.equal(call.attributes['error.type'], 'outcome_unknown');
     }
+    for (const call of calls) {
+      // No answer came: the method and the address, no status.
+      assert.equal(call.attributes['server.port'], port, call.name);
+      assert.ok(call.attributes['http.request.method'], call.name);
+      assert.equal(call.attributes['http.response.status_code'], undefined, call.name);
+    }
     const metrics = await down.metrics();
+    // The payment that ended in the outage is an attempt too, with its outcome.
+    assert.equal(sumOf(metrics, 'pg_checkout.payment.attempts'), 1);
+    assert.equal(
+      sumOf(metrics, 'pg_checkout.payment.attempts', {
+        'pg_checkout.outcome': 'error',
+        'pg_checkout.method': 'card',
+        'pg_checkout.failure': String(answer.body.code),
+      }),
+      1,
+      JSON.stringify(answer.body),
+    );
     const duration = metrics.find((m) => m.descriptor.name === 'pg_checkout.gateway.call.duration');
     assert.ok(duration);
     assert.equal(duration.descriptor.unit, 's');
     assert.ok(duration.dataPoints.every((p) => p.attributes['error.type'] === 'outcome_unknown'));
     await down.shutdown();
+  });
+
+  it('a setup fault (a wrong secret) is an attempt too: outcome error, failure misconfigured', async () => {
+    const faulty = inMemoryTelemetry();
+    const previous = handler;
+    handler = createCheckoutHandler({
+      gateway: { baseUrl: sandbox.url, token: sandbox.token, secret: 'not-the-secret' },
+      publicUrl: `${served.base}/api/checkout`,
+      resolveOrder: () => ({ amount: 100, currency: 'ZAR', reference: `tel-fault-${++order}` }),
+      logger: quiet,
+      telemetry: faulty.options,
+    });
+    try {
+      const answer = await pay('4111111111111111');
+      assert.equal(answer.status, 503);
+      assert.equal(answer.body.code, 'misconfigured');
+    } finally {
+      handler = previous;
+    }
+    const metrics = await faulty.metrics();
+    assert.equal(
+      sumOf(metrics, 'pg_checkout.payment.attempts', {
+        'pg_checkout.outcome': 'error',
+        'pg_checkout.failure': 'misconfigured',
+      }),
+      1,
+    );
+    const call = faulty.spans().find((s) => s.kind === SpanKind.CLIENT);
+    assert.equal(call?.attributes['http.response.status_code'], 403, 'the gateway’s refusal');
+    await faulty.shutdown();
   });
 
   it('gatewaySpans auto: when fetch is traced already (undici instrumentation), no second client span', async () => {
@@ -421,7 +510,11 @@ describe('telemetry: spans and metrics through OpenTelemetry', () => {
     const texts: string[] = [];
     for (const span of spans) {
       texts.push(span.name, span.status.message ?? '');
-      for (const value of Object.values(span.attributes)) texts.push(String(value));
+      for (const [key, value] of Object.entries(span.attributes)) {
+        // The gateway's own host (the sandbox's loopback here, like the shopper's): the merchant's setting.
+        if (key === 'server.address') assert.equal(value, new URL(sandbox.url).hostname);
+        else texts.push(String(value));
+      }
       for (const event of span.events) {
         texts.push(event.name);
         for (const value of Object.values(event.attributes ?? {})) texts.push(String(value));

@@ -19,6 +19,23 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
 }
 
+/**
+ * One HTTP exchange with the gateway, as a tracing tool needs it (OpenTelemetry's HTTP client
+ * attributes): never a header, a body or a query.
+ */
+export interface GatewayExchange {
+  method: 'GET' | 'POST';
+  /** The absolute URL requested (the base URL and the endpoint's path; a reference may be in it). */
+  url: string;
+  /** The HTTP status of the answer; absent when none came (connection error, timeout, abort). */
+  status?: number;
+  /** 0 for the first try, 1 and up for a GET's retries. */
+  attempt: number;
+}
+
+/** Called after each exchange, in the caller's async context; what it throws is ignored. */
+export type ExchangeListener = (exchange: GatewayExchange) => void;
+
 /** An answer that came back as JSON with a boolean `success`. */
 export interface Answer {
   status: number;
@@ -69,7 +86,18 @@ function checkCallOptions(call: CallOptions | undefined): void {
 
 /** Signs and sends requests; the one place that talks HTTP. */
 export class Transport {
+  readonly listeners = new Set<ExchangeListener>();
   constructor(private readonly options: ResolvedOptions) {}
+
+  private tell(exchange: GatewayExchange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(exchange);
+      } catch {
+        // An observer never changes what the call answers.
+      }
+    }
+  }
 
   /**
    * Sends a GET. Reads (lookups, lists) retry connection errors and 5xx with backoff and jitter; the GETs
@@ -131,7 +159,7 @@ export class Transport {
     const forward = () => controller.abort(outer?.reason);
     outer?.addEventListener('abort', forward, { once: true });
     const started = Date.now();
-    let status: number;
+    let status: number | undefined;
     let text: string;
     try {
       const response = await this.options.fetch(url, {
@@ -161,6 +189,8 @@ export class Transport {
     } finally {
       clearTimeout(timer);
       outer?.removeEventListener('abort', forward);
+      if (this.listeners.size > 0)
+        this.tell({ method, url, attempt, ...(status === undefined ? {} : { status }) });
     }
     logger.debug?.(`${method} ${path} -> ${status}`, { ms: Date.now() - started, attempt });
     return this.interpret(method, path, status, text, changesState);

@@ -100,6 +100,12 @@ export interface TransactionInput {
 }
 
 export interface CheckoutGateway {
+  /**
+   * Where the gateway's requests go (a `GatewayClient`'s own getter). In production it must be https
+   * (or loopback); a gateway object that does not declare it is refused there, since the checkout
+   * cannot tell where card data would travel.
+   */
+  readonly baseUrl?: string;
   payments: {
     create(request: Record<string, unknown>, options?: CallOptions): Promise<PaymentOutcome>;
     confirm3dsV1(reference: string, paRes: string, options?: CallOptions): Promise<ConfirmOutcome>;

@@ -133,8 +133,10 @@ const webhookRoute = (type: 'payment' | 'payout'): Route => ({
   path: type === 'payment' ? '/webhooks/notify' : '/webhooks/payout',
   body: 'raw',
   run: async (ex, ctx) => {
-    const { body, verifierStatus } = await receiveWebhook(type, ex.body, ctx);
-    return jsonAnswer(body.success ? 200 : (verifierStatus ?? statusOf(body.code).status), body);
+    const { body, verifierStatus, retryAfterSeconds } = await receiveWebhook(type, ex.body, ctx);
+    if (body.success) return jsonAnswer(200, body);
+    const { status, headers } = statusOf(body.code, retryAfterSeconds);
+    return jsonAnswer(verifierStatus ?? status, body, headers);
   },
 });
 

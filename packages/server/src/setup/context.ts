@@ -4,7 +4,6 @@ import { redactingLogger, stderrLogger } from '../logger.js';
 import type { CheckoutOptions, PaymentMethodName } from '../options.js';
 import { MemoryStore } from '../stores/memory.js';
 import type { CheckoutStore } from '../stores/store.js';
-import { misconfigured } from '../errors.js';
 import { parseByteSize } from './byte-size.js';
 import { createGatewayClient } from './client.js';
 import { createSecrets, type Secrets } from './secrets.js';
@@ -77,8 +76,6 @@ export function createContext(
   const credentials = 'payments' in gatewayOption ? undefined : gatewayOption;
   const limits = options.rateLimit === false ? undefined : (options.rateLimit ?? {});
   const ceiling = limits?.global ?? 600;
-  const insecure =
-    credentials && options.environment === 'production' && plainHttpRemote(credentials.baseUrl);
   const said = new Set<string>();
   const logger = redactingLogger(options.logger ?? stderrLogger);
   const telemetry = createTelemetry(options.telemetry);
@@ -97,24 +94,13 @@ export function createContext(
     options,
     store: options.store ?? new MemoryStore(),
     logger,
-    gateway: () => {
-      if (insecure) {
-        // Card data and signed requests never travel over plain http to a live gateway.
-        if (!said.has('gateway:http')) {
-          said.add('gateway:http');
-          logger.error(
-            `pg-checkout setup error: gateway.baseUrl must use https in production (got ${credentials.baseUrl}); nothing is sent to it`,
-            {},
-          );
-        }
-        return Promise.reject(misconfigured());
-      }
-      return (client ??= Promise.resolve(
+    // Production's https was checked at setup (validate-options.ts), whatever form the gateway took.
+    gateway: () =>
+      (client ??= Promise.resolve(
         measured(
           credentials ? createGatewayClient(credentials) : (gatewayOption as CheckoutGateway),
         ),
-      ));
-    },
+      )),
     secrets: createSecrets({
       ...(options.sessionSecret ? { sessionSecret: options.sessionSecret } : {}),
       derivedFrom: credentials?.secret ?? options.webhookSecret,
@@ -158,16 +144,6 @@ export function createContext(
     said,
     telemetry,
   };
-}
-
-/** An http URL of a host other than this machine (the sandbox on loopback stays allowed). */
-function plainHttpRemote(url: string): boolean {
-  const { protocol, hostname } = new URL(url);
-  return (
-    protocol === 'http:' &&
-    !/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(hostname) &&
-    !hostname.endsWith('.localhost')
-  );
 }
 
 /** Says a setup fault once per process and checkout, loudly: a merchant must see it, a log must not fill. */

@@ -226,6 +226,37 @@ function checkGateway(name: string, gateway: unknown): void {
   }
 }
 
+const LOOPBACK_HTTP = 'only loopback (127.0.0.0/8, ::1, localhost) may use http, for tests';
+
+/**
+ * Production means https end to end, whatever form the gateway takes: card data and the signed
+ * token never travel in clear to another machine. Loopback stays allowed (a sandbox in tests).
+ */
+function checkGatewayHttps(name: string, gateway: object): void {
+  const client = 'payments' in gateway;
+  const baseUrl = (gateway as { baseUrl?: unknown }).baseUrl;
+  if (client && (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)))
+    throw new TypeError(
+      `${name}: \`gateway.baseUrl\` is unknown: in production the gateway object must say where it sends card data. Pass a GatewayClient from @pg-checkout/node (it has one), or declare \`readonly baseUrl = 'https://...'\` on your own gateway object`,
+    );
+  if (typeof baseUrl !== 'string' || !plainHttpRemote(baseUrl)) return;
+  throw new TypeError(
+    client
+      ? `${name}: \`gateway.baseUrl\` must use https in production: the client given as \`gateway\` sends to ${baseUrl}; create it with an https baseUrl (${LOOPBACK_HTTP})`
+      : `${name}: \`gateway.baseUrl\` must use https in production (got ${baseUrl}); ${LOOPBACK_HTTP}`,
+  );
+}
+
+/** An http URL of a host other than this machine. */
+function plainHttpRemote(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  return (
+    protocol === 'http:' &&
+    !/^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(hostname) &&
+    !hostname.endsWith('.localhost')
+  );
+}
+
 const DECLINE_KEYS = ['perOrder', 'perShopper', 'perIp', 'windowMs'];
 // Names of the same idea in other libraries' card-testing settings.
 const DECLINE_ALIASES: Record<string, string> = {
@@ -285,6 +316,7 @@ export function validateOptions(options: unknown, name = 'createCheckout'): Chec
   const environment =
     result.environment ?? (nodeEnv() === 'production' ? 'production' : 'development');
   if (environment === 'production') {
+    checkGatewayHttps(name, result.gateway);
     for (const [option, url] of [
       ['publicUrl', result.publicUrl],
       ...Object.entries(result.redirectUrls ?? {}).map(([k, v]) => [`redirectUrls.${k}`, v]),

@@ -30,6 +30,11 @@ export const paymentKeys = (reference: string) => {
     outbox: (fact: string) => `${t}:outbox:${fact}`,
     /** A pending refund (by its merchant reference) already on the sweep's list. */
     refundWatch: `${t}:refund-watch`,
+    /** A notification whose (status, amount) the gateway confirmed and the shop was handed: its replays cost nothing. */
+    notified: (status: string, amount: number) =>
+      `${t}:notified:${encodeURIComponent(status)}:${String(amount)}`,
+    /** Gateway lookups a notification of this payment cost in the current window. */
+    notifyLookups: `${t}:notify-lookups`,
   };
 };
 

@@ -15,13 +15,31 @@ export function builtin<T>(id: string): T | undefined {
   }
 }
 
-const require = builtin<{ createRequire(from: string): (id: string) => unknown }>(
-  'node:module',
-)?.createRequire(import.meta.url);
+/**
+ * Once, at the first use, never at load: a runtime may refuse it (a bundled Worker with
+ * `nodejs_compat` has `process.getBuiltinModule` but no `import.meta.url`), and then there is
+ * no `require`, so no telemetry, and no throw.
+ */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
+const requireOf = once((): ((id: string) => unknown) | undefined => {
+  try {
+    const from: unknown = import.meta.url;
+    if (typeof from !== 'string' || from === '') return undefined;
+    return builtin<{ createRequire(from: string): (id: string) => unknown }>(
+      'node:module',
+    )?.createRequire(from);
+  } catch {
+    return undefined;
+  }
+});
 
 const load = <T>(id: string): T | undefined => {
   try {
-    return require?.(id) as T | undefined;
+    return requireOf()?.(id) as T | undefined;
   } catch {
     return undefined;
   }
@@ -32,10 +50,10 @@ const load = <T>(id: string): T | undefined => {
  * `undefined`: the checkout then measures nothing and costs nothing. Its globals are shared by
  * every copy of the API (CommonJS or ESM), so the application's SDK is found either way.
  */
-export const otel: OtelApi | undefined = load<OtelApi>('@opentelemetry/api');
+export const otelApi = once(() => load<OtelApi>('@opentelemetry/api'));
 
 /** The tracer and meter are named after this package and its version (OpenTelemetry's rule for libraries). */
-export const INSTRUMENTATION = {
+export const instrumentation = once(() => ({
   name: '@pg-checkout/server',
   version: load<{ version: string }>('../../package.json')?.version ?? 'unknown',
-} as const;
+}));

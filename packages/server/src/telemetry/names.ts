@@ -30,7 +30,12 @@ export const ATTR = {
   limit: `${PREFIX}.limit`,
   limitScope: `${PREFIX}.limit.scope`,
   errorType: 'error.type',
+  // OpenTelemetry's HTTP client attributes, on the gateway's client spans.
   httpStatus: 'http.response.status_code',
+  httpMethod: 'http.request.method',
+  resendCount: 'http.request.resend_count',
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
 } as const;
 
 /**
@@ -60,8 +65,8 @@ const ALLOWED = {
     'webhook',
     'refund',
   ],
-  limit: ['pay', 'cards', 'read', 'declines', 'bank_post'],
-  limitScope: ['instance', 'client', 'shopper', 'order'],
+  limit: ['pay', 'cards', 'read', 'declines', 'bank_post', 'notify_lookups'],
+  limitScope: ['instance', 'client', 'shopper', 'order', 'payment'],
 } as const satisfies Record<string, readonly string[]>;
 
 export function allowed(kind: keyof typeof ALLOWED, value: string | undefined): string {

@@ -1,6 +1,6 @@
 import type { Attributes, Meter, Span, Tracer } from '@opentelemetry/api';
 import type { PaymentRecord } from '../order/records.js';
-import { builtin, otel, INSTRUMENTATION } from './api.js';
+import { builtin, instrumentation, otelApi } from './api.js';
 import { createInstruments, type Instruments } from './instruments.js';
 import { ATTR, PREFIX, allowed, paymentAttributes, threeDSAttributes } from './names.js';
 import type { TelemetryOptions } from './options.js';
@@ -10,6 +10,12 @@ export interface TraceOrigin {
   traceId: string;
   spanId: string;
   traceFlags: number;
+}
+
+/** Where the gateway is, as OpenTelemetry's HTTP client attributes name it. */
+export interface GatewayServer {
+  address: string;
+  port: number;
 }
 
 /** How a use case ended, for its span: its HTTP status, when it answers one. */
@@ -33,12 +39,23 @@ export interface Telemetry {
   ): Promise<T>;
   /** The use case failed with `error` (answered, not thrown): its bounded type goes on the span. */
   failed(error: unknown): void;
-  /** One gateway call: a client span (see `gatewaySpans`) and the duration histogram. */
+  /**
+   * One gateway call: a client span (see `gatewaySpans`) and the duration histogram. `server` is
+   * where the gateway is (`server.address`, `server.port` on the span), when its base URL is known.
+   */
   gatewayCall<T>(
     operation: string,
     run: () => Promise<T>,
     judge: (error: unknown) => string,
+    server?: GatewayServer,
   ): Promise<T>;
+  /** One HTTP exchange of the current gateway call (a client's `onExchange`): its method and status on the span. */
+  gatewayExchange(exchange: { method: string; status?: number; attempt: number }): void;
+  /**
+   * A payment start that ended with no outcome from the gateway (an outage, a setup fault): no
+   * record settles it, so it is counted here, in attempts, outcome `error` with its failure.
+   */
+  paymentUnsettled(method: string, failure: string): void;
   /** A payment's record saved with a new state: attempt, order and 3-D Secure counters, the span's outcome. */
   paymentSettled(record: PaymentRecord): void;
   /** Links the current span to the trace where the payment began. */
@@ -63,6 +80,8 @@ export const NOOP_TELEMETRY: Telemetry = {
   useCase: pass,
   failed: () => undefined,
   gatewayCall: (_operation, run) => run(),
+  gatewayExchange: () => undefined,
+  paymentUnsettled: () => undefined,
   paymentSettled: () => undefined,
   linkPayment: () => undefined,
   origin: () => undefined,
@@ -74,15 +93,20 @@ export const NOOP_TELEMETRY: Telemetry = {
 
 // Where @opentelemetry/instrumentation-undici listens: when someone does, fetch is traced already.
 // No diagnostics channels on the runtime (Workers): nothing can listen there, so no fetch is traced.
-const undiciRequests = builtin<{
-  channel(name: string): { readonly hasSubscribers: boolean };
-}>('node:diagnostics_channel')?.channel('undici:request:create') ?? { hasSubscribers: false };
+// Looked up at the first gateway call, not at load.
+let undiciRequests: { readonly hasSubscribers: boolean } | undefined;
+const fetchTraced = () =>
+  (undiciRequests ??= builtin<{
+    channel(name: string): { readonly hasSubscribers: boolean };
+  }>('node:diagnostics_channel')?.channel('undici:request:create') ?? {
+    hasSubscribers: false,
+  }).hasSubscribers;
 
-type Api = NonNullable<typeof otel>;
+type Api = NonNullable<ReturnType<typeof otelApi>>;
 
 /** The tracer to use, or `undefined` when nobody collects spans (no SDK registered, none passed). */
 function tracerOf(api: Api, options: TelemetryOptions): Tracer | undefined {
-  const { name, version } = INSTRUMENTATION;
+  const { name, version } = instrumentation();
   if (options.tracerProvider) return options.tracerProvider.getTracer(name, version) as Tracer;
   const global = api.trace.getTracerProvider() as {
     getDelegateTracer?: (n: string, v: string) => Tracer | undefined;
@@ -94,7 +118,7 @@ function tracerOf(api: Api, options: TelemetryOptions): Tracer | undefined {
 }
 
 function meterOf(api: Api, options: TelemetryOptions): Meter | undefined {
-  const { name, version } = INSTRUMENTATION;
+  const { name, version } = instrumentation();
   const meter = (options.meterProvider?.getMeter(name, version) ??
     api.metrics.getMeter(name, version)) as Meter;
   return meter === api.createNoopMeter() ? undefined : meter;
@@ -105,8 +129,9 @@ function meterOf(api: Api, options: TelemetryOptions): Meter | undefined {
  * started after the checkout was built is still found.
  */
 export function createTelemetry(options: TelemetryOptions | undefined = {}): Telemetry {
-  if (!otel || options.enabled === false) return NOOP_TELEMETRY;
-  const api = otel;
+  if (options.enabled === false) return NOOP_TELEMETRY;
+  const api = otelApi();
+  if (!api) return NOOP_TELEMETRY;
   let resolved: Telemetry | undefined;
   // Sources registered while the checkout is built: handed over when the providers are looked up,
   // so registering one does not fix the providers before the application's SDK starts.
@@ -128,7 +153,10 @@ export function createTelemetry(options: TelemetryOptions | undefined = {}): Tel
     },
     useCase: (name, attributes, run, end) => real().useCase(name, attributes, run, end),
     failed: (error) => real().failed(error),
-    gatewayCall: (operation, run, judge) => real().gatewayCall(operation, run, judge),
+    gatewayCall: (operation, run, judge, server) =>
+      real().gatewayCall(operation, run, judge, server),
+    gatewayExchange: (exchange) => real().gatewayExchange(exchange),
+    paymentUnsettled: (method, failure) => real().paymentUnsettled(method, failure),
     paymentSettled: (record) => real().paymentSettled(record),
     linkPayment: (record) => real().linkPayment(record),
     origin: () => real().origin(),
@@ -157,6 +185,8 @@ function recording(
   const { SpanKind, SpanStatusCode } = api;
   const active = () => (tracer ? api.trace.getActiveSpan() : undefined);
   const linked = new WeakMap<Span, Set<string>>();
+  // The gateway's client spans, so an exchange is put only on the span of its own call.
+  const gatewaySpansOpen = new WeakSet<Span>();
   const gatewaySpans = options.gatewaySpans ?? 'auto';
   const waiting: (() => number | Promise<number>)[] = [];
   instruments?.hooksWaiting.addCallback(async (result) => {
@@ -202,17 +232,22 @@ function recording(
       const span = active();
       if (span) span.setAttribute(ATTR.failure, errorType(error));
     },
-    async gatewayCall(operation, run, judge) {
+    async gatewayCall(operation, run, judge, server) {
       const started = performance.now();
       const traced =
-        tracer &&
-        (gatewaySpans === 'always' || (gatewaySpans === 'auto' && !undiciRequests.hasSubscribers));
+        tracer && (gatewaySpans === 'always' || (gatewaySpans === 'auto' && !fetchTraced()));
       const span = traced
         ? tracer.startSpan(`${PREFIX}.gateway ${operation}`, {
             kind: SpanKind.CLIENT,
-            attributes: { [ATTR.operation]: operation },
+            attributes: {
+              [ATTR.operation]: operation,
+              ...(server
+                ? { [ATTR.serverAddress]: server.address, [ATTR.serverPort]: server.port }
+                : {}),
+            },
           })
         : undefined;
+      if (span) gatewaySpansOpen.add(span);
       let failure: string | undefined;
       try {
         return span
@@ -234,6 +269,20 @@ function recording(
           span.end();
         }
       }
+    },
+    gatewayExchange({ method, status, attempt }) {
+      const span = active();
+      if (!span || !gatewaySpansOpen.has(span)) return;
+      span.setAttribute(ATTR.httpMethod, method === 'GET' || method === 'POST' ? method : '_OTHER');
+      if (status !== undefined) span.setAttribute(ATTR.httpStatus, status);
+      if (attempt > 0) span.setAttribute(ATTR.resendCount, attempt);
+    },
+    paymentUnsettled(method, failure) {
+      instruments?.attempts.add(1, {
+        [ATTR.outcome]: 'error',
+        [ATTR.method]: allowed('method', method),
+        [ATTR.failure]: allowed('failure', failure),
+      });
     },
     paymentSettled(record) {
       const attributes = paymentAttributes(record);

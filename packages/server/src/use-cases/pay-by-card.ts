@@ -121,7 +121,7 @@ async function payOrder(
     }
   }
 
-  return withOrder(
+  const attempt = withOrder(
     ctx,
     order.reference,
     async (book) => {
@@ -141,6 +141,37 @@ async function payOrder(
     },
     { waitMs: CREATE_LOCK_WAIT_MS },
   );
+  return counted(ctx, method, attempt);
+}
+
+/** How a payment start ends when nothing at the gateway decided it: an outage or a setup fault. */
+const UNSETTLED = new Set([
+  'gateway_unavailable',
+  'gateway_timeout',
+  'misconfigured',
+  'store_unavailable',
+]);
+
+/**
+ * A payment start that ended with no record to settle (the gateway could not be asked, or a setup
+ * fault refused it) is counted in telemetry here; every other ending is counted by its record.
+ */
+async function counted(
+  ctx: Context,
+  method: PaymentMethodKind,
+  started: Promise<OwnedPaymentState>,
+): Promise<OwnedPaymentState> {
+  try {
+    const state = await started;
+    if (state.status === 'failed' && state.code === 'gateway_timeout' && !state.reference)
+      ctx.telemetry.paymentUnsettled(method, 'gateway_timeout');
+    return state;
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code === 'string' && UNSETTLED.has(code))
+      ctx.telemetry.paymentUnsettled(method, code);
+    throw error;
+  }
 }
 
 /** The one create call of an attempt, under the order's lock; the book learns its outcome. */

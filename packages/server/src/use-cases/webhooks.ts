@@ -12,11 +12,20 @@ import { classifyGatewayError } from '../gateway/failures.js';
 import { stateFromLookup } from '../order/outcomes.js';
 import { isFinal, type PaymentRecord } from '../order/records.js';
 import { deliverRefundsOf } from '../facts/refund-facts.js';
+import type { DeliveryResult } from '../facts/delivery.js';
+import { paymentKeys } from '../stores/keys.js';
 import { readPayment, recordLookup } from '../order/book.js';
 import { parseAttemptReference } from '../order/ledger.js';
 
 const DONE_TTL_MS = 4 * 24 * 60 * 60_000; // the gateway retries for up to three days
 const LOCK_TTL_MS = 60_000;
+/**
+ * Lookups one payment's notifications may cost per window. Its NEW, SETTLED, refunds and a few
+ * retries of a handler that threw fit; a captured notification replayed with other statuses and
+ * amounts (the hash covers only the reference) does not buy more.
+ */
+export const NOTIFY_LOOKUPS_PER_WINDOW = 10;
+export const NOTIFY_LOOKUP_WINDOW_MS = 60 * 60_000;
 
 /** How a delivery was answered; the edge gives a refusal its code's status. */
 export interface WebhookAnswer {
@@ -25,6 +34,8 @@ export interface WebhookAnswer {
     | { success: false; message: string; code: CheckoutErrorCode };
   /** The verifier's own status for a payload it could not read or trust. */
   verifierStatus?: number;
+  /** When the gateway should send it again (a refusal it retries: 20 times over three days). */
+  retryAfterSeconds?: number;
 }
 
 const refuse = (code: CheckoutErrorCode, message: string): WebhookAnswer => ({
@@ -111,7 +122,28 @@ export async function receiveWebhook(
   let event: WebhookEvent;
   let ours: PaymentRecord | undefined;
   if (verified.type === 'payment') {
-    const reference = verified.payload.paymentReference;
+    const { payload } = verified;
+    const reference = payload.paymentReference;
+    const keys = paymentKeys(reference);
+    // A notification the gateway confirmed and the shop was handed before: its replay costs nothing.
+    if (await ctx.store.get(keys.notified(payload.status, payload.amount)))
+      return ok({ duplicate: true });
+    // Reserved before the lookup, so concurrent replays cannot pass the bound either.
+    const spent = await ctx.store.increment(keys.notifyLookups, NOTIFY_LOOKUP_WINDOW_MS);
+    if (spent > NOTIFY_LOOKUPS_PER_WINDOW) {
+      ctx.telemetry.limitHit('notify_lookups', 'payment');
+      // Said once per payment and window: the first refusal.
+      if (spent === NOTIFY_LOOKUPS_PER_WINDOW + 1)
+        ctx.logger.warn(
+          'webhook refused: too many notifications of one payment to check with the gateway in this window; the gateway sends them again later',
+          { reference },
+        );
+      // Not 2xx: a genuine notification among the replays is sent again after the window.
+      return {
+        ...refuse('rate_limited', 'Too many notifications for this payment; retry later.'),
+        retryAfterSeconds: NOTIFY_LOOKUP_WINDOW_MS / 1000,
+      };
+    }
     ours = await readPayment(ctx, reference);
     let record: LookupRecord | undefined;
     try {
@@ -128,9 +160,9 @@ export async function receiveWebhook(
     }
     event = {
       type: 'payment',
-      payload: verified.payload,
+      payload,
       record,
-      orderReference: ours?.orderReference ?? (await orderOf(ctx, verified.payload)),
+      orderReference: ours?.orderReference ?? (await orderOf(ctx, payload)),
     };
   } else event = verified;
   const id =
@@ -140,7 +172,10 @@ export async function receiveWebhook(
         // alike is delivered by the sweep, which watches pending refunds (reconcile-refunds.ts).
         `pay:${event.record.reference}:${event.record.status}:${String(event.record.amount)}`
       : `payout:${String(event.payload.payoutId)}`;
-  if (await ctx.store.get(`wh:done:${id}`)) return ok({ duplicate: true });
+  if (await ctx.store.get(`wh:done:${id}`)) {
+    if (event.type === 'payment' && agrees(event.payload, event.record)) await remember(ctx, event);
+    return ok({ duplicate: true });
+  }
   if (!(await ctx.store.setIfAbsent(`wh:lock:${id}`, '1', LOCK_TTL_MS))) {
     // The same delivery is being handled right now; the gateway retries later.
     return refuse('conflict', 'This webhook is already being processed.');
@@ -151,8 +186,9 @@ export async function receiveWebhook(
       if (state) await recordLookup(ctx, ours, state);
     }
     // A refund on a payment (a pending one completed): its refunds from the gateway, handed over once.
+    let refunds: DeliveryResult[] | undefined;
     if (event.type === 'payment' && isRefundNotice(event.payload, event.record))
-      await deliverRefundsOf(
+      refunds = await deliverRefundsOf(
         ctx,
         event.record.reference,
         event.payload.amount,
@@ -169,6 +205,11 @@ export async function receiveWebhook(
     }
     // Claimed only after the handler succeeded, so a failure leaves the retry its chance.
     await ctx.store.set(`wh:done:${id}`, '1', DONE_TTL_MS);
+    if (
+      event.type === 'payment' &&
+      (refunds ? refundsFound(refunds) : agrees(event.payload, event.record))
+    )
+      await remember(ctx, event);
   } catch (error) {
     ctx.logger.error('webhook handler failed; the gateway will retry', { type, error });
     return refuse('webhook_handler_failed', 'The webhook could not be processed.');
@@ -176,6 +217,30 @@ export async function receiveWebhook(
     await ctx.store.delete(`wh:lock:${id}`);
   }
   return ok();
+}
+
+/**
+ * Whether the gateway's record says what the notification says. Only such a payload is remembered:
+ * a forged one (another status, the hash covers only the reference) must not shadow the genuine
+ * notification that may say it later.
+ */
+const agrees = (payload: PaymentNotification, record: LookupRecord): boolean =>
+  payload.status === record.status &&
+  payload.amount === record.amount &&
+  payload.currency === record.currency;
+
+/** A refund notice is confirmed when the gateway showed the refunds it names and each was handed over. */
+const refundsFound = (results: readonly DeliveryResult[]): boolean =>
+  results.length > 0 &&
+  results.every((r) => r === 'delivered' || r === 'already' || r === 'no_hook');
+
+/** Marks a confirmed, handled notification: its replays are answered without a lookup. */
+async function remember(
+  ctx: Context,
+  event: Extract<WebhookEvent, { type: 'payment' }>,
+): Promise<void> {
+  const { paymentReference, status, amount } = event.payload;
+  await ctx.store.set(paymentKeys(paymentReference).notified(status, amount), '1', DONE_TTL_MS);
 }
 
 /** A notification about a refund of the notified payment (the payment's own record is positive). */

@@ -5,6 +5,10 @@ import type { WebhookEvent } from '../../src/index.js';
 import { card } from '@pg-checkout/test-helpers/checkout-app';
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
 import { appForSuite } from '@pg-checkout/test-helpers/suite';
+import {
+  NOTIFY_LOOKUP_WINDOW_MS,
+  NOTIFY_LOOKUPS_PER_WINDOW,
+} from '../../src/use-cases/webhooks.js';
 
 overAdapters((adapter) => {
   const SECRET = 'whsec-test';
@@ -75,6 +79,53 @@ overAdapters((adapter) => {
       );
       assert.equal(refunded.status, 200);
       assert.equal(deliveries(w1), 2);
+    });
+
+    /** Gateway calls a notification can cost: the lookups and the order's confirmation. */
+    const lookups = () =>
+      app.gateway.calls.filter((c) => c === 'lookup' || c === 'redirectLookup' || c === 'reconcile')
+        .length;
+
+    it('a replayed genuine notification costs no gateway call: 36 deliveries, one lookup', async () => {
+      const w = await paid();
+      const before = lookups();
+      const answers = [];
+      for (let i = 0; i < 36; i++) answers.push((await post('/webhooks/notify', notify(w))).status);
+      assert.deepEqual(new Set(answers), new Set([200]));
+      assert.equal(lookups() - before, 1, 'only the first delivery is checked with the gateway');
+      assert.equal(deliveries(w), 1);
+    });
+
+    it('forgeries of one reference with a valid hash: lookups bounded per window, answered with a retry', async () => {
+      const w = await paid();
+      assert.equal((await post('/webhooks/notify', notify(w))).status, 200);
+      const before = lookups();
+      const refused: Response[] = [];
+      // The hash covers only the reference: each status and amount is a payload never seen before.
+      for (let i = 1; i <= 40; i++) {
+        const answer = await post(
+          '/webhooks/notify',
+          notify(w, { status: 'REFUNDED', amount: -i }),
+        );
+        if (answer.status !== 200) refused.push(answer);
+      }
+      assert.ok(
+        lookups() - before < NOTIFY_LOOKUPS_PER_WINDOW,
+        `at most ${NOTIFY_LOOKUPS_PER_WINDOW} lookups a window, got ${lookups() - before}`,
+      );
+      assert.equal(refused.length, 40 - (NOTIFY_LOOKUPS_PER_WINDOW - 1));
+      for (const answer of refused) {
+        // Not 2xx: were one of them genuine, the gateway would send it again (20 times, three days).
+        assert.equal(answer.status, 429);
+        assert.equal(answer.headers.get('retry-after'), String(NOTIFY_LOOKUP_WINDOW_MS / 1000));
+        assert.equal(((await answer.json()) as { code: string }).code, 'rate_limited');
+      }
+      // The genuine notification, replayed past the bound, is still answered as handled, for free.
+      const calls = lookups();
+      const replay = await post('/webhooks/notify', notify(w));
+      assert.deepEqual(await replay.json(), { success: true, duplicate: true });
+      assert.equal(lookups(), calls);
+      assert.equal(deliveries(w), 1);
     });
 
     it('forged, unsigned and malformed calls get 4xx and never reach merchant code', async () => {

@@ -1,12 +1,13 @@
-// Runs dist/worker.js in workerd through Miniflare, with no compatibility flags (no nodejs_compat),
-// on 127.0.0.1:$PORT; the checkout's settings from the environment become the Worker's bindings.
+// Runs dist/worker.js in workerd through Miniflare, with no compatibility flags (no nodejs_compat), or
+// with `nodejs_compat` when PG_NODEJS_COMPAT=1 (the flag Hono's and OpenNext's templates set), on
+// 127.0.0.1:$PORT; the checkout's settings from the environment become the Worker's bindings.
 import { Miniflare } from 'miniflare';
 
 const mf = new Miniflare({
   modules: true,
   scriptPath: 'dist/worker.js',
   compatibilityDate: '2026-07-01',
-  compatibilityFlags: [],
+  compatibilityFlags: process.env.PG_NODEJS_COMPAT === '1' ? ['nodejs_compat'] : [],
   host: '127.0.0.1',
   port: Number(process.env.PORT),
   bindings: {

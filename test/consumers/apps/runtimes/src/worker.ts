@@ -1,5 +1,6 @@
-// Cloudflare Workers, without nodejs_compat: the handler made on the first request (Workers allow no
-// timers or random numbers at global scope), the client address from Cloudflare's own header.
+// Cloudflare Workers, with or without nodejs_compat (the same bundle): the handler made on the first
+// request (Workers allow no timers or random numbers at global scope), the client address from
+// Cloudflare's own header.
 import { checkout, route } from './checkout.js';
 import { DurableObjectStore, type CheckoutStoreObject } from './durable-object-store.js';
 
@@ -22,7 +23,12 @@ export default {
     // For the test: what Node globals this Worker sees (none, without nodejs_compat).
     if (new URL(request.url).pathname === '/runtime') {
       const scope = globalThis as Record<string, unknown>;
-      return Response.json({ process: typeof scope.process, Buffer: typeof scope.Buffer });
+      const process = scope.process as { getBuiltinModule?: unknown } | undefined;
+      return Response.json({
+        process: typeof scope.process,
+        Buffer: typeof scope.Buffer,
+        getBuiltinModule: typeof process?.getBuiltinModule,
+      });
     }
     handler ??= checkout({
       gatewayUrl: env.PG_GATEWAY_URL,
