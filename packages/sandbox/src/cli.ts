@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
+import { seededRandom } from './internal/random.js';
 import { createSandbox } from './sandbox.js';
 
 const USAGE = `Usage: pg-sandbox [options], the command of @pg-checkout/sandbox; from any project run
   npx @pg-checkout/sandbox [--port N] [--host H] [--public-url URL] [--failure-status 200|4xx]
-                           [--profile default|strict] [--quiet]
+                           [--profile default|strict] [--seed N] [--quiet]
 
   --port        port to listen on (default 8787; 0 picks a free one)
   --host        interface to bind (default 127.0.0.1)
@@ -16,6 +17,7 @@ const USAGE = `Usage: pg-sandbox [options], the command of @pg-checkout/sandbox;
                 first, webhooks come late, twice, out of order or never); SANDBOX_PROFILE sets it
                 too. GET /_sandbox/choices shows the active choices; the README's "Choices" table
                 lists them.
+  --seed        a whole number: hostile webhooks and faults are drawn from it, so a run reproduces
   --quiet       do not log requests
 
 Credentials: PG_SANDBOX_TOKEN and PG_SANDBOX_SECRET override sandbox-token / sandbox-secret.`;
@@ -34,6 +36,7 @@ try {
       'public-url': { type: 'string' },
       'failure-status': { type: 'string' },
       profile: { type: 'string' },
+      seed: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -58,6 +61,10 @@ const profile = args.profile ?? process.env.SANDBOX_PROFILE ?? 'default';
 if (profile !== 'default' && profile !== 'strict')
   fail(`--profile must be default or strict, got ${profile}`);
 
+const seed = args.seed === undefined ? undefined : Number(args.seed);
+if (seed !== undefined && !Number.isSafeInteger(seed))
+  fail(`--seed must be a whole number, got ${args.seed}`);
+
 const log = (line: string): void => console.log(`[${new Date().toISOString()}] ${line}`);
 let sandbox;
 try {
@@ -67,6 +74,7 @@ try {
     publicUrl: args['public-url'],
     failureStatus,
     profile,
+    random: seed === undefined ? undefined : seededRandom(seed),
     logger: args.quiet
       ? { info() {}, warn: log, error: log }
       : { info: log, warn: log, error: log },

@@ -17,3 +17,4 @@ export { computeSignature } from './internal/signature.js';
 export { testCards } from './test-cards.js';
 export type { PublicTestCard } from './test-cards.js';
 export { PROFILE_CHOICES } from './internal/choices.js';
+export { seededRandom } from './internal/random.js';

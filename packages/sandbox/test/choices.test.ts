@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSandbox, PROFILE_CHOICES, type SandboxProfile } from '../src/index.js';
+import { createSandbox, PROFILE_CHOICES, seededRandom, type SandboxProfile } from '../src/index.js';
 import { payOnPage } from './helpers/forms.js';
 import { startReceiver, waitFor } from './helpers/receiver.js';
 import {
@@ -24,18 +24,6 @@ const URLS = {
   error: 'http://shop.test/error',
 };
 const consumer = { name: 'Annabel', surname: 'Lee', email: 'annabel@example.test' };
-
-/** mulberry32: a small seeded random source, so a hostile run reproduces. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('profiles and choices', () => {
   it('createSandbox takes a profile and single choices over it; sandbox.choices and GET /_sandbox/choices answer them', async () => {
@@ -294,7 +282,7 @@ describe('webhooks: hostile (seeded)', () => {
       const hook = await startReceiver();
       const h = await startHarness({
         profile: 'strict',
-        random: seeded(seed),
+        random: seededRandom(seed),
         settings: { notifyRefunds: true },
       });
       try {

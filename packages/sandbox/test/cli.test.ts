@@ -89,7 +89,7 @@ describe('pg-sandbox CLI', () => {
   it('--profile strict (or SANDBOX_PROFILE=strict) starts the strict profile, said in the banner and by /_sandbox/choices; --help describes it; another value is refused', async () => {
     for (const [args, env] of [
       [['--port', '0', '--profile', 'strict'], {}],
-      [['--port', '0'], { SANDBOX_PROFILE: 'strict' }],
+      [['--port', '0', '--seed', '38'], { SANDBOX_PROFILE: 'strict' }],
     ] as const) {
       await withCli([...args], env, async (out) => {
         const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
@@ -113,6 +113,7 @@ describe('pg-sandbox CLI', () => {
     assert.equal(await new Promise<number | null>((resolve) => help.on('exit', resolve)), 0);
     assert.match(text, /--profile\s+default .* or strict/s);
     assert.match(text, /least helpful/);
+    assert.match(text, /--seed/);
     const child = spawn(process.execPath, [BIN, '--profile', 'lenient'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
