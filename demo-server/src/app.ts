@@ -61,6 +61,8 @@ export interface RunningDemo {
   url: string;
   /** The in-process sandbox's base URL, when no real gateway is configured. */
   sandboxUrl?: string | undefined;
+  /** The in-process sandbox's profile, when no real gateway is configured. */
+  sandboxProfile?: 'default' | 'strict' | undefined;
   client: GatewayClient;
   /** The back office's password: ADMIN_PASSWORD, or generated at start when that is unset. */
   adminPassword: string;
@@ -152,6 +154,7 @@ async function startWith(
     : await createSandbox({
         port: options.sandboxPort,
         host: options.host,
+        profile: options.sandboxProfile ?? 'default',
         logger: {
           info: (l: string) => log(`[sandbox] ${l}`),
           warn: (l: string) => log(`[sandbox] WARN ${l}`),
@@ -445,6 +448,7 @@ async function startWith(
   return {
     url: origin,
     sandboxUrl: sandbox?.url,
+    sandboxProfile: sandbox?.profile,
     client,
     adminPassword,
     adminPasswordGenerated: options.adminPassword === undefined,

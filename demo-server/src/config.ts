@@ -15,6 +15,11 @@ export interface DemoConfig {
   host: string;
   /** Port of the in-process sandbox (SANDBOX_PORT, default 3001). */
   sandboxPort: number;
+  /**
+   * Profile of the in-process sandbox (SANDBOX_PROFILE, `default` or `strict`): strict answers the
+   * least helpful way the gateway's spec allows. Ignored with a real gateway.
+   */
+  sandboxProfile?: 'default' | 'strict' | undefined;
   /** A real gateway instead of the sandbox: PG_BASE_URL, PG_TOKEN and PG_SECRET, all three. */
   gateway?: { baseUrl: string; token: string; secret: string } | undefined;
   /** Public origin of the shop when it is behind a proxy (PUBLIC_URL); default http://localhost:PORT. */
@@ -49,6 +54,13 @@ function port(value: string | undefined, fallback: number, name: string): number
   if (!Number.isInteger(n) || n < 0 || n > 65_535)
     throw new Error(`${name} must be a port number, got "${value}"`);
   return n;
+}
+
+function sandboxProfile(value: string | undefined): 'default' | 'strict' {
+  const v = value?.trim();
+  if (v === undefined || v === '' || v === 'default') return 'default';
+  if (v === 'strict') return 'strict';
+  throw new Error(`SANDBOX_PROFILE must be default or strict, got "${value}"`);
 }
 
 function rateLimit(value: string | undefined): number | false | undefined {
@@ -137,6 +149,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): DemoConfig 
     port: port(env.PORT, 3000, 'PORT'),
     host: env.HOST || '127.0.0.1',
     sandboxPort: port(env.SANDBOX_PORT, 3001, 'SANDBOX_PORT'),
+    sandboxProfile: sandboxProfile(env.SANDBOX_PROFILE),
     gateway:
       given === 3 ? { baseUrl: PG_BASE_URL!, token: PG_TOKEN!, secret: PG_SECRET! } : undefined,
     publicUrl: env.PUBLIC_URL || undefined,

@@ -11,7 +11,12 @@ const demo = await startDemo(config);
 const tryCards = testCards.filter((c) => c.featured);
 console.log(`
 pg-checkout demo shop: ${demo.url}
-${demo.sandboxUrl ? `Gateway: sandbox in-process at ${demo.sandboxUrl} (dashboard on its root page)` : `Gateway: ${config.gateway!.baseUrl} (real gateway from PG_BASE_URL)`}
+${
+  demo.sandboxUrl
+    ? `Gateway: sandbox in-process at ${demo.sandboxUrl} (dashboard on its root page)
+Sandbox profile: ${demo.sandboxProfile} (SANDBOX_PROFILE=strict answers the least helpful way the gateway's spec allows)`
+    : `Gateway: ${config.gateway!.baseUrl} (real gateway from PG_BASE_URL)`
+}
 Orders: ${demo.database.kind === 'postgres' ? `PostgreSQL at ${demo.database.where} (DATABASE_URL)` : `embedded PGlite in ${demo.database.where} (DATA_DIR; DATABASE_URL for a PostgreSQL)`}
 Metrics: ${config.metrics ? `${demo.url}/metrics for Prometheus (${config.metrics.token ? 'bearer token of METRICS_TOKEN' : 'loopback clients only'})` : 'charts in the back office; METRICS=1 or METRICS_TOKEN serves /metrics to Prometheus'}
 Back office: ${demo.url}/admin (${demo.adminPasswordGenerated ? `password: ${demo.adminPassword}` : 'password from ADMIN_PASSWORD'})

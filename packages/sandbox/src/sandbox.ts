@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './internal/app.js';
+import { resolveChoices, type SandboxChoices, type SandboxProfile } from './internal/choices.js';
 import { SandboxClock } from './internal/clock.js';
 import type { Ctx } from './internal/context.js';
 import { FaultInjector, type FaultOptions } from './internal/faults.js';
@@ -10,6 +11,7 @@ import { Store } from './internal/store.js';
 import { FAILURE_STATUSES, type FailureStatus, type Settings } from './internal/types.js';
 import { WebhookDispatcher } from './internal/webhooks.js';
 
+export type { SandboxChoices, SandboxProfile } from './internal/choices.js';
 export type { FaultKind, FaultOptions } from './internal/faults.js';
 export type { Logger } from './internal/logger.js';
 export type { FailureStatus } from './internal/types.js';
@@ -34,8 +36,20 @@ export interface SandboxOptions {
   publicUrl?: string | undefined;
   /** Initial merchant settings (notification options, payment pages). */
   settings?: Partial<Settings> | undefined;
-  /** Random source for fault injection, to make fault sequences reproducible in tests. */
+  /**
+   * Random source of fault injection and of hostile webhooks, to make their sequences reproducible
+   * in tests; default `Math.random`.
+   */
   random?: (() => number) | undefined;
+  /**
+   * `'default'` answers where the spec says "not shown" the way the README's "Choices" table says;
+   * `'strict'` answers the least helpful way the spec allows (a reused merchant reference makes a new
+   * transaction, an over-refund goes through, lists hold only exact matches, webhooks come late,
+   * twice, out of order or never). Default `'default'`.
+   */
+  profile?: SandboxProfile | undefined;
+  /** Single choices over the profile's, e.g. `{ webhooks: 'hostile' }`. */
+  choices?: Partial<SandboxChoices> | undefined;
   /**
    * HTTP status of API failures (`success: false`): `'200'` (default; what the gateway's own clients
    * read) or `'4xx'` (400 malformed, 404 unknown reference, 409 not allowed now), to test clients
@@ -50,6 +64,10 @@ export interface Sandbox {
   token: string;
   secret: string;
   port: number;
+  /** The profile started with. */
+  profile: SandboxProfile;
+  /** The active choices (also `GET /_sandbox/choices`). */
+  choices: Readonly<SandboxChoices>;
   close(): Promise<void>;
 }
 
@@ -64,6 +82,8 @@ const KNOWN_OPTIONS = new Set([
   'settings',
   'random',
   'failureStatus',
+  'profile',
+  'choices',
 ]);
 
 function checkOptions(options: SandboxOptions): void {
@@ -92,6 +112,9 @@ function checkOptions(options: SandboxOptions): void {
 /** Starts a sandbox gateway and resolves once it listens. */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkOptions(options);
+  const profile = options.profile ?? 'default';
+  const choices = Object.freeze(resolveChoices(profile, options.choices ?? {}));
+  const random = options.random ?? Math.random;
   const logger = options.logger ?? silentLogger;
   const clock = new SandboxClock((err) =>
     logError(logger, `scheduled task failed: ${err instanceof Error ? err.message : String(err)}`),
@@ -101,7 +124,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     secret: options.secret ?? process.env.PG_SANDBOX_SECRET ?? DEFAULT_SECRET,
     store: new Store(clock.now()),
     clock,
-    webhooks: new WebhookDispatcher(clock, logger),
+    webhooks: new WebhookDispatcher(clock, logger, choices.webhooks, random),
     settings: {
       notifyFailed: false,
       notifyPending: false,
@@ -111,11 +134,13 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       ...options.settings,
       failureStatus: options.failureStatus ?? options.settings?.failureStatus ?? '200',
     },
+    choices,
+    profile,
     logger,
     publicUrl: options.publicUrl?.replace(/\/+$/, ''),
     acsKey: randomBytes(32),
   };
-  const faults = new FaultInjector(options.faults, options.random);
+  const faults = new FaultInjector(options.faults, random);
   const app = buildApp(ctx, faults);
   const server: Server = createServer(app);
   server.keepAliveTimeout = 5_000;
@@ -136,6 +161,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     token: ctx.token,
     secret: ctx.secret,
     port,
+    profile,
+    choices,
     close() {
       closing ??= new Promise<void>((resolve) => {
         clock.close();

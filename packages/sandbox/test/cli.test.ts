@@ -86,6 +86,44 @@ describe('pg-sandbox CLI', () => {
     assert.match(err, /--failure-status must be 200 or 4xx/);
   });
 
+  it('--profile strict (or SANDBOX_PROFILE=strict) starts the strict profile, said in the banner and by /_sandbox/choices; --help describes it; another value is refused', async () => {
+    for (const [args, env] of [
+      [['--port', '0', '--profile', 'strict'], {}],
+      [['--port', '0', '--seed', '38'], { SANDBOX_PROFILE: 'strict' }],
+    ] as const) {
+      await withCli([...args], env, async (out) => {
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1];
+        assert.ok(url, out);
+        assert.match(out, /profile strict/);
+        const res = (await (await fetch(`${url}/_sandbox/choices`)).json()) as {
+          profile: string;
+          choices: Record<string, unknown>;
+        };
+        assert.equal(res.profile, 'strict');
+        assert.equal(res.choices.duplicateReference, 'new-transaction');
+        assert.equal(res.choices.webhooks, 'hostile');
+      });
+    }
+    await withCli(['--port', '0'], {}, async (out) => {
+      assert.match(out, /profile default/);
+    });
+    const help = spawn(process.execPath, [BIN, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    help.stdout.on('data', (c: Buffer) => (text += c.toString()));
+    assert.equal(await new Promise<number | null>((resolve) => help.on('exit', resolve)), 0);
+    assert.match(text, /--profile\s+default .* or strict/s);
+    assert.match(text, /least helpful/);
+    assert.match(text, /--seed/);
+    const child = spawn(process.execPath, [BIN, '--profile', 'lenient'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 2);
+    assert.match(err, /--profile must be default or strict/);
+  });
+
   it('refuses a bad port with usage', async () => {
     const child = spawn(process.execPath, [BIN, '--port', 'abc'], {
       stdio: ['ignore', 'pipe', 'pipe'],

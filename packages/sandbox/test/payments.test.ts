@@ -212,34 +212,44 @@ describe('card payments (v2)', () => {
     assert.equal(after.pending, false);
   });
 
-  it("lists a payment's refunds (negative, a manual one pending) with it when filtered by paymentReference", async () => {
+  it('lists by paymentReference only the transaction it names, never its refunds ("all given filters apply together")', async () => {
     const out = await create('4111111111111111', { autoExecute: true });
     const other = await create('4111111111111111', { autoExecute: true });
     await h.client.payments.refund(other.reference, { currency: 'ZAR', amount: 500 });
-    await h.client.payments.refund(out.reference, { currency: 'ZAR', amount: 2_000 });
+    const fullRef = ref('listed');
+    const manualRef = ref('listed');
     await h.client.payments.refund(out.reference, {
-      reference: ref('listed'),
+      reference: fullRef,
+      currency: 'ZAR',
+      amount: 2_000,
+    });
+    await h.client.payments.refund(out.reference, {
+      reference: manualRef,
       currency: 'ZAR',
       amount: 1_007,
     });
     const list = await h.client.lookups.list({ paymentReference: out.reference });
     assert.deepEqual(
-      list.map((t) => [t.amount, t.status, t.pending]),
-      [
-        [10_000, 'SETTLED', false],
-        [-2_000, 'REFUNDED', false],
-        [-1_007, 'NEW', true],
-      ],
+      list.map((t) => [t.reference, t.amount, t.status, t.pending]),
+      [[out.reference, 10_000, 'SETTLED', false]],
     );
-    assert.equal(list[0]!.reference, out.reference);
-    const refundsOnly = await h.client.lookups.list({
+    // A refund is its own transaction: its own reference lists it (negative, a manual one pending).
+    for (const [merchantRef, row] of [
+      [fullRef, [-2_000, 'REFUNDED', false]],
+      [manualRef, [-1_007, 'NEW', true]],
+    ] as const) {
+      const refund = await h.client.lookups.byMerchantReference(merchantRef);
+      const listed = await h.client.lookups.list({ paymentReference: refund.reference });
+      assert.deepEqual(
+        listed.map((t) => [t.amount, t.status, t.pending]),
+        [row],
+      );
+    }
+    const refundsOfIt = await h.client.lookups.list({
       paymentReference: out.reference,
       status: 'REFUNDED',
     });
-    assert.deepEqual(
-      refundsOnly.map((t) => t.amount),
-      [-2_000],
-    );
+    assert.deepEqual(refundsOfIt, []);
   });
 
   it('refunds many payments synchronously, item by item', async () => {

@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import type { SandboxChoices, SandboxProfile } from './choices.js';
 import type { SandboxClock } from './clock.js';
 import type { Logger } from './logger.js';
 import type { Store } from './store.js';
@@ -13,6 +14,10 @@ export interface Ctx {
   clock: SandboxClock;
   webhooks: WebhookDispatcher;
   settings: Settings;
+  /** What the sandbox answers where the spec says "not shown" (its profile, with overrides). */
+  choices: Readonly<SandboxChoices>;
+  /** The profile the choices started from (single choices may override it). */
+  profile: SandboxProfile;
   logger: Logger;
   publicUrl?: string | undefined;
   /** Key that signs the sandbox's own cres/PaRes values so they cannot be forged or swapped. */
@@ -33,7 +38,7 @@ export function notify(
   ctx: Ctx,
   txn: Txn,
   status: NotifyStatus,
-  opts: { amount?: number; force?: boolean } = {},
+  opts: { amount?: number; force?: boolean; refund?: Txn } = {},
 ): void {
   const url = txn.hosted?.urls.notify;
   if (!url) return;
@@ -45,6 +50,8 @@ export function notify(
     (status === 'NEW' && ctx.settings.notifyPending) ||
     (status === 'REFUNDED' && ctx.settings.notifyRefunds);
   if (!wanted) return;
-  const payload = paymentNotification(txn, status, ctx.secret, ctx.clock.now(), opts.amount);
+  // A refund's notification names the payment, or (strict) the refund itself: the spec does not say which.
+  const about = opts.refund && ctx.choices.refundNotification === 'refund' ? opts.refund : txn;
+  const payload = paymentNotification(about, status, ctx.secret, ctx.clock.now(), opts.amount);
   ctx.webhooks.send('payment', url, payload, txn);
 }

@@ -144,7 +144,10 @@ export function refund(
       `${txn.reference} is a ${txn.kind}, not a payment; only payments can be refunded`,
     );
   }
-  if (txn.status !== 'SETTLED') {
+  // A sandbox that accepts over-refunds refunds a fully refunded payment again too.
+  const refundable =
+    txn.status === 'SETTLED' || (txn.status === 'REFUNDED' && ctx.choices.overRefund === 'accept');
+  if (!refundable) {
     throw conflict(
       `Transaction ${txn.reference} is ${txn.status}; only a SETTLED payment can be refunded`,
       {
@@ -155,8 +158,15 @@ export function refund(
   }
   const left = txn.settled - txn.refunded;
   const value = amount ?? left;
-  if (value <= 0) throw badRequest('transaction.amount must be more than 0');
-  if (value > left) {
+  if (value <= 0) {
+    if (amount === undefined)
+      throw conflict(`Nothing is left to refund on ${txn.reference}`, {
+        transactionDate,
+        reference: txn.reference,
+      });
+    throw badRequest('transaction.amount must be more than 0');
+  }
+  if (value > left && ctx.choices.overRefund === 'refuse') {
     throw conflict(
       `Refund of ${value} is more than the ${left} left to refund on ${txn.reference}`,
       {
@@ -176,8 +186,9 @@ export function refund(
     now,
     merchantId: txn.merchantId,
     paymentMethod: txn.paymentMethod,
+    claimsReference: true,
   });
-  ctx.store.addRefund(txn.reference, r);
+  r.parent = txn.reference;
   r.card = txn.card;
   r.consumer = txn.consumer;
   txn.refunded += value;
@@ -214,5 +225,5 @@ function finishRefund(ctx: Ctx, payment: Txn, r: Txn, wasManual: boolean): void 
     transition(payment, 'REFUNDED', ctx.clock.now());
   }
   // A manual refund's completion is always notified when there is a notify URL (spec, Events).
-  notify(ctx, payment, 'REFUNDED', { amount: r.amount, force: wasManual });
+  notify(ctx, payment, 'REFUNDED', { amount: r.amount, force: wasManual, refund: r });
 }

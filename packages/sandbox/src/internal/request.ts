@@ -94,12 +94,14 @@ export function readAmountBody(
 /**
  * One merchant reference is one transaction: a second payment (or refund) with it is refused as a
  * duplicate, whatever became of the first, so a retry of an unknown outcome can never charge twice.
+ * The spec does not promise it: with `duplicateReference: 'new-transaction'` a reused one is let through.
  */
 export function ensureReferenceFree(
   ctx: Ctx,
   reference: string,
   field = 'transaction.reference',
 ): void {
+  if (ctx.choices.duplicateReference === 'new-transaction') return;
   const existing = ctx.store.byMerchantReference(reference);
   if (existing) {
     throw duplicate(

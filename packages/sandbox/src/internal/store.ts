@@ -33,8 +33,6 @@ export class Store {
   /** The latest transactions, newest last, for the dashboard without scanning everything. */
   readonly recent: Txn[] = [];
   private readonly byMerchantRef = new Map<string, Txn>();
-  /** Payment reference -> its refunds, oldest first (the list by paymentReference answers them). */
-  private readonly refunds = new Map<string, Txn[]>();
   /** 3-D Secure transactionId -> payment reference, for the access control pages. */
   readonly byThreeDSId = new Map<string, string>();
   /** Cards are shared between payments with the same number, so 100,000 payments cost one record. */
@@ -60,6 +58,8 @@ export class Store {
     now: number;
     merchantId?: number | undefined;
     paymentMethod?: Txn['paymentMethod'] | undefined;
+    /** A payment or refund: the lookup by its merchant reference answers it, even over an earlier one. */
+    claimsReference?: boolean | undefined;
   }): Txn {
     const reference = this.newReference();
     const txn: Txn = {
@@ -81,9 +81,13 @@ export class Store {
     this.txns.set(reference, txn);
     this.recent.push(txn);
     if (this.recent.length > 1000) this.recent.splice(0, 500);
-    // The first record keeps its merchant reference: payments and refunds refuse a used one, and a
+    // Payments and refunds take their merchant reference (refused when used before, unless the
+    // sandbox makes a new transaction of a reused one: then the latest answers the lookup); a
     // transfer or subscription charge that happens to repeat it must not hide the payment.
-    if (fields.merchantReference && !this.byMerchantRef.has(fields.merchantReference))
+    if (
+      fields.merchantReference &&
+      (fields.claimsReference === true || !this.byMerchantRef.has(fields.merchantReference))
+    )
       this.byMerchantRef.set(fields.merchantReference, txn);
     return txn;
   }
@@ -98,20 +102,7 @@ export class Store {
     return txn;
   }
 
-  /** Links a refund to the payment it refunds. */
-  addRefund(payment: string, refund: Txn): void {
-    refund.parent = payment;
-    const list = this.refunds.get(payment);
-    if (list) list.push(refund);
-    else this.refunds.set(payment, [refund]);
-  }
-
-  /** The refunds of a payment, oldest first. */
-  refundsOf(payment: string): readonly Txn[] {
-    return this.refunds.get(payment) ?? [];
-  }
-
-  /** The transaction or refund created with this merchant reference (the first, for transfers). */
+  /** The payment or refund created with this merchant reference (the first, for transfers). */
   byMerchantReference(merchantReference: string): Txn | undefined {
     return this.byMerchantRef.get(merchantReference);
   }

@@ -72,7 +72,10 @@ export interface Delivery {
   event: 'payment' | 'payout';
   url: string;
   payload: Record<string, unknown>;
-  state: 'pending' | 'delivered' | 'failed';
+  /** `dropped`: a hostile sandbox chose never to send it. */
+  state: 'pending' | 'delivered' | 'failed' | 'dropped';
+  /** What a hostile sandbox did with it: held back (`late`), sent a second time (`copy`), or `dropped`. */
+  hostile?: 'late' | 'copy' | 'dropped' | undefined;
   firstAttemptAt: number;
   nextAttemptAt?: number | undefined;
   attempts: Attempt[];

@@ -50,13 +50,24 @@ export function paymentNotification(
   };
 }
 
-/** Sends webhooks and retries non-2xx answers on the sandbox clock. */
+/** Shares of hostile payment notifications never sent, sent twice, and held back. */
+export const HOSTILE = { dropped: 0.15, twice: 0.25, late: 0.3 } as const;
+/** A held-back or repeated notification goes out 1 to 120 minutes of sandbox time later. */
+const hostileDelay = (random: () => number): number => MINUTE * (1 + Math.floor(random() * 120));
+
+/**
+ * Sends webhooks and retries non-2xx answers on the sandbox clock. Hostile (payment notifications
+ * only; payouts keep their schedule): each is dropped, sent twice (the copy later), held back, or
+ * sent at once, drawn from `random`, so notifications also arrive out of order.
+ */
 export class WebhookDispatcher {
   readonly recent: Delivery[] = [];
 
   constructor(
     private readonly clock: SandboxClock,
     private readonly logger: Logger,
+    private readonly mode: 'reliable' | 'hostile' = 'reliable',
+    private readonly random: () => number = Math.random,
   ) {}
 
   send(
@@ -66,21 +77,62 @@ export class WebhookDispatcher {
     owner?: Txn,
   ): Delivery {
     const now = this.clock.now();
+    if (this.mode === 'reliable' || event !== 'payment')
+      return this.enqueue(event, url, payload, owner, now);
+    const roll = this.random();
+    if (roll < HOSTILE.dropped) {
+      const dropped = this.record(event, url, payload, owner, now);
+      dropped.state = 'dropped';
+      dropped.hostile = 'dropped';
+      dropped.nextAttemptAt = undefined;
+      return dropped;
+    }
+    if (roll < HOSTILE.dropped + HOSTILE.twice) {
+      const first = this.enqueue(event, url, payload, owner, now);
+      this.enqueue(event, url, payload, owner, now + hostileDelay(this.random)).hostile = 'copy';
+      return first;
+    }
+    if (roll < HOSTILE.dropped + HOSTILE.twice + HOSTILE.late) {
+      const late = this.enqueue(event, url, payload, owner, now + hostileDelay(this.random));
+      late.hostile = 'late';
+      return late;
+    }
+    return this.enqueue(event, url, payload, owner, now);
+  }
+
+  private record(
+    event: Delivery['event'],
+    url: string,
+    payload: Record<string, unknown>,
+    owner: Txn | undefined,
+    at: number,
+  ): Delivery {
     const delivery: Delivery = {
       id: randomUUID(),
       event,
       url,
       payload,
       state: 'pending',
-      firstAttemptAt: now,
-      nextAttemptAt: now,
+      firstAttemptAt: at,
+      nextAttemptAt: at,
       attempts: [],
     };
     if (owner) (owner.webhooks ??= []).push(delivery);
     this.recent.push(delivery);
     // Only the latest deliveries are kept for the dashboard; the owner keeps its own.
     if (this.recent.length > 500) this.recent.shift();
-    this.clock.schedule(now, () => this.attempt(delivery));
+    return delivery;
+  }
+
+  private enqueue(
+    event: Delivery['event'],
+    url: string,
+    payload: Record<string, unknown>,
+    owner: Txn | undefined,
+    at: number,
+  ): Delivery {
+    const delivery = this.record(event, url, payload, owner, at);
+    this.clock.schedule(at, () => this.attempt(delivery));
     return delivery;
   }
 

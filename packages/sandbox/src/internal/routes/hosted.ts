@@ -73,6 +73,7 @@ function createHosted(
     now: ctx.clock.now(),
     merchantId: affiliateMerchantId,
     paymentMethod: kind === 'eft' ? 'EFT' : 'CC',
+    claimsReference: true,
   });
   if (tx.displayCurrency) txn.displayCurrency = tx.displayCurrency;
   if (tx.source) txn.source = tx.source;

@@ -121,6 +121,11 @@ export function inspectionRoutes(ctx: Ctx, faults: FaultInjector): Router {
     res.json({ success: true, now });
   });
 
+  // The profile's choices where the spec says "not shown" (fixed at start; see the README's table).
+  router.get('/_sandbox/choices', (_req, res) => {
+    res.json({ success: true, profile: ctx.profile, choices: ctx.choices });
+  });
+
   router.get('/_sandbox/settings', (_req, res) => {
     res.json({ success: true, ...ctx.settings });
   });

@@ -4,21 +4,30 @@ import type { Ctx } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { formatIsoMillis, parseIsoMillis } from '../format.js';
 import { bodyReader, refParam } from '../request.js';
-import type { Txn } from '../types.js';
+import type { Status, Txn } from '../types.js';
 import { MAX_AMOUNT } from '../validate.js';
 
-/** Most recent matches returned by the list; the spec leaves the maximum open. */
-export const LIST_LIMIT = 1000;
 const FEE_PERCENT = 2.5;
 
-export function lookupRecord(txn: Txn): Record<string, unknown> {
+/**
+ * How a record reads in lookups and lists. The spec allows a pending refund as NEW or as SETTLED with
+ * a negative amount (both with `pending: true`), and ties `pending` to refunds only.
+ */
+export function shown(ctx: Ctx, txn: Txn): { status: Status; pending: boolean } {
+  if (!txn.pending) return { status: txn.status, pending: false };
+  if (ctx.choices.pendingRecords === 'new') return { status: txn.status, pending: true };
+  return txn.kind === 'refund'
+    ? { status: 'SETTLED', pending: true }
+    : { status: txn.status, pending: false };
+}
+
+export function lookupRecord(ctx: Ctx, txn: Txn): Record<string, unknown> {
   return {
     success: true,
     reference: txn.reference,
     amount: txn.amount,
     currency: txn.currency,
-    status: txn.status,
-    pending: txn.pending === true,
+    ...shown(ctx, txn),
     date: formatIsoMillis(txn.createdAt),
     settlementDate: txn.settlement ? formatIsoMillis(txn.settlement.date) : null,
     settlementId: txn.settlement?.id ?? null,
@@ -43,7 +52,7 @@ export function details(ctx: Ctx, txn: Txn): Record<string, unknown> {
     source: txn.source ?? null,
     merchantReference: txn.merchantReference,
     paymentMethod: txn.paymentMethod,
-    status: txn.status,
+    status: shown(ctx, txn).status,
     message: txn.message ?? null,
     suspended: txn.suspended === true,
     merchant: ctx.store.merchants.get(txn.merchantId)?.name ?? '',
@@ -51,12 +60,13 @@ export function details(ctx: Ctx, txn: Txn): Record<string, unknown> {
     consumerLastname: txn.consumer?.surname ?? null,
     consumerEmail: txn.consumer?.email ?? null,
     ...fees(txn),
-    pending: txn.pending === true,
+    pending: shown(ctx, txn).pending,
   };
 }
 
 const contains = (value: string | undefined, part: string): boolean =>
   value !== undefined && value.toLowerCase().includes(part.toLowerCase());
+const same = (value: string | undefined, wanted: string): boolean => value === wanted;
 
 export function lookupRoutes(ctx: Ctx): Router {
   const router = Router();
@@ -65,7 +75,7 @@ export function lookupRoutes(ctx: Ctx): Router {
     const ref = refParam(req, 'merchantReference');
     const txn = ctx.store.byMerchantReference(ref);
     if (!txn) throw notFound(`No transaction with merchant reference ${ref}`);
-    res.json(lookupRecord(txn));
+    res.json(lookupRecord(ctx, txn));
   });
 
   router.post('/pg/api/v2/payment/list', (req, res) => {
@@ -87,36 +97,49 @@ export function lookupRoutes(ctx: Ctx): Router {
     const email = r.str('consumerEmail', { max: 254 });
     const amount = r.int('amount', { min: -MAX_AMOUNT, max: MAX_AMOUNT });
     const merchantId = r.int('merchantId', { min: 1 });
-    const status = r.str('status', { max: 20 })?.toUpperCase();
-    const paymentMethod = r.str('paymentMethod', { max: 20 })?.toUpperCase();
+    const exact = ctx.choices.listMatch === 'exact';
+    const consumerMatch = exact ? same : contains;
+    const status = exact
+      ? r.str('status', { max: 20 })
+      : r.str('status', { max: 20 })?.toUpperCase();
+    const paymentMethod = exact
+      ? r.str('paymentMethod', { max: 20 })
+      : r.str('paymentMethod', { max: 20 })?.toUpperCase();
+    const omitNew = ctx.choices.newInList === 'omitted';
 
-    // A paymentReference filter uses the indexes and answers the payment and its refunds (the only
-    // place the records link a refund to its payment); the list is not a hot path, the rest is one scan.
+    // All given filters apply together (spec): paymentReference is the service's reference of one
+    // transaction, so it answers that transaction alone, never its refunds. It uses the index; the
+    // list is not a hot path, the rest is one scan.
     let pool: Iterable<Txn>;
     if (paymentReference !== undefined) {
-      const payment = ctx.store.get(paymentReference);
-      pool = payment ? [payment, ...ctx.store.refundsOf(paymentReference)] : [];
+      const one = ctx.store.get(paymentReference);
+      pool = one ? [one] : [];
     } else pool = ctx.store.txns.values();
     const out: Txn[] = [];
     for (const t of pool) {
+      const view = shown(ctx, t);
+      if (omitNew && t.kind !== 'refund' && view.status === 'NEW') continue;
       if (merchantReference !== undefined && t.merchantReference !== merchantReference) continue;
       if (fromDate !== undefined && t.createdAt < fromDate) continue;
       if (toDate !== undefined && t.createdAt > toDate) continue;
-      if (first !== undefined && !contains(t.consumer?.name, first)) continue;
-      if (surname !== undefined && !contains(t.consumer?.surname, surname)) continue;
-      if (email !== undefined && !contains(t.consumer?.email, email)) continue;
+      if (first !== undefined && !consumerMatch(t.consumer?.name, first)) continue;
+      if (surname !== undefined && !consumerMatch(t.consumer?.surname, surname)) continue;
+      if (email !== undefined && !consumerMatch(t.consumer?.email, email)) continue;
       if (amount !== undefined && t.amount !== amount) continue;
       if (merchantId !== undefined && t.merchantId !== merchantId) continue;
-      if (status !== undefined && t.status !== status) continue;
+      if (status !== undefined && view.status !== status) continue;
       if (paymentMethod !== undefined && t.paymentMethod !== paymentMethod) continue;
       out.push(t);
     }
-    const transactions = out.slice(-LIST_LIMIT).map((t) => details(ctx, t));
+    // The most recent matches, in the order the sandbox chose (the spec shows neither).
+    const kept = out.slice(-ctx.choices.listLimit);
+    if (ctx.choices.listOrder === 'newest-first') kept.reverse();
+    const transactions = kept.map((t) => details(ctx, t));
     res.json({ success: true, message: '', code: 1, transactions });
   });
 
   router.get('/pg/api/v2/payment/:reference', (req, res) => {
-    res.json(lookupRecord(ctx.store.require(refParam(req))));
+    res.json(lookupRecord(ctx, ctx.store.require(refParam(req))));
   });
 
   return router;

@@ -151,6 +151,7 @@ export function paymentRoutes(ctx: Ctx): Router {
       currency: tx.currency,
       now,
       merchantId: affiliateMerchantId,
+      claimsReference: true,
     });
     txn.card = card;
     txn.autoExecute = autoExecute;
