@@ -67,3 +67,58 @@ describe('reconcile(): a gateway list that is cut short', () => {
     assert.equal(again.delivered, 0);
   });
 });
+
+describe('reconcile(): a list cut shorter than any size the core could assume', () => {
+  for (const order of ['oldest first', 'newest first'] as const)
+    it(`350 charges in a day, a list of at most 100 (${order}, as the strict sandbox): every one handed over once`, async () => {
+      const now = 1_800_000_000_000;
+      const charges = Array.from({ length: 350 }, (_, i) => ({
+        reference: `S${i}`,
+        merchantReference: `cart-${i}-1`,
+        amount: 10_000,
+        currency: 'ZAR',
+        status: 'SETTLED',
+        at: now - 20 * 3_600_000 + i * 60_000,
+      }));
+      let lists = 0;
+      const gateway = {
+        payments: {
+          create: notUsed,
+          confirm3dsV1: notUsed,
+          confirm3dsV2: notUsed,
+          confirmStep2: notUsed,
+        },
+        lookups: {
+          payment: notUsed,
+          redirect: notUsed,
+          list: async ({ fromDate, toDate }: { fromDate?: string; toDate?: string }) => {
+            lists += 1;
+            const from = Date.parse(fromDate!);
+            const to = Date.parse(toDate!);
+            const inWindow = charges.filter((c) => c.at >= from && c.at <= to);
+            const ordered = order === 'newest first' ? inWindow.reverse() : inWindow;
+            return ordered.slice(0, 100) as ListedTransaction[];
+          },
+        },
+        reconcile: notUsed,
+      } as unknown as CheckoutGateway;
+      const handed = new Map<string, number>();
+      const ctx = createContext(
+        validateOptions({
+          gateway,
+          webhookSecret: 'w'.repeat(32),
+          publicUrl: 'https://shop.test/checkout',
+          resolveOrder: () => ({ amount: 1, currency: 'ZAR', reference: 'x' }),
+          onPaymentCompleted: (event: { reference: string }) =>
+            void handed.set(event.reference, (handed.get(event.reference) ?? 0) + 1),
+          logger: silent,
+        }),
+        { now: () => now },
+      );
+      const summary = await reconcile({ limit: 10_000 }, ctx);
+      assert.equal(handed.size, 350, JSON.stringify(summary));
+      assert.ok([...handed.values()].every((n) => n === 1));
+      assert.equal(summary.gatewayCalls, lists);
+      assert.ok(lists < 60, `${lists} list calls`);
+    });
+});

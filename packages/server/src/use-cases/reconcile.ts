@@ -172,35 +172,51 @@ async function askAboutOrder(
 }
 
 const iso = (t: number) => new Date(t).toISOString();
-/** A list this long may have been cut short (the spec names no maximum): its window is halved. */
-const FULL_LIST = 500;
-// Halving a day 24 times leaves 5 ms windows: enough for any burst; only full halves are split.
+/**
+ * A list this long may have been cut short (the spec names no maximum, no order and no paging): its
+ * window is asked for again in halves, and the halves tell whether it was. A gateway that cuts lists
+ * shorter than this is not read whole (docs/contracts.md, "Assumed of the gateway").
+ */
+const MAYBE_CUT = 20;
+// Halving a day 24 times leaves 5 ms windows: enough for any burst.
 const MAX_SPLITS = 24;
 
 type List = NonNullable<Awaited<ReturnType<Context['gateway']>>['lookups']['list']>;
+type Window = { since: number; until: number };
 
-/**
- * The gateway's transactions created in the window; a window whose answer may be truncated is
- * asked again in halves. `undefined` when the gateway could not be asked (counted as failed).
- */
-async function listWindow(
+/** One list call for a window; `undefined` when the gateway could not be asked (counted as failed). */
+async function listOnce(
   ctx: Context,
   list: List,
-  window: { since: number; until: number },
+  window: Window,
   summary: Summary,
-  depth: number,
 ): Promise<ListedTransaction[] | undefined> {
   summary.gatewayCalls++;
-  let listed: ListedTransaction[];
   try {
-    listed = await list({ fromDate: iso(window.since), toDate: iso(window.until) });
+    return await list({ fromDate: iso(window.since), toDate: iso(window.until) });
   } catch (error) {
     const level = classifyGatewayError(error).kind === 'not_gateway' ? 'error' : 'warn';
     ctx.logger[level]('reconcile: the gateway’s list could not be read', { error });
     summary.failed++;
     return undefined;
   }
-  if (listed.length < FULL_LIST) return listed;
+}
+
+/**
+ * The gateway's transactions created in the window. A long answer is checked by asking for its two
+ * halves: when both hold rows and together no more than the whole did, the whole was complete;
+ * otherwise each half is read the same way. `undefined` when the gateway could not be asked.
+ */
+async function listWindow(
+  ctx: Context,
+  list: List,
+  window: Window,
+  summary: Summary,
+  depth: number,
+  answered?: ListedTransaction[],
+): Promise<ListedTransaction[] | undefined> {
+  const listed = answered ?? (await listOnce(ctx, list, window, summary));
+  if (!listed || listed.length < MAYBE_CUT) return listed;
   if (depth >= MAX_SPLITS || window.until - window.since < 2) {
     ctx.logger.warn('reconcile: the gateway’s list may be cut short even for a short window', {
       since: iso(window.since),
@@ -210,22 +226,24 @@ async function listWindow(
     return listed;
   }
   const middle = Math.floor((window.since + window.until) / 2);
-  const first = await listWindow(
-    ctx,
-    list,
+  const halves: Window[] = [
     { since: window.since, until: middle },
-    summary,
-    depth + 1,
-  );
-  const second = await listWindow(
-    ctx,
-    list,
     { since: middle + 1, until: window.until },
-    summary,
-    depth + 1,
-  );
+  ];
+  const [first, second] = [
+    await listOnce(ctx, list, halves[0]!, summary),
+    await listOnce(ctx, list, halves[1]!, summary),
+  ];
   // A half that could not be read: what the whole window gave is still worth handing over.
-  return first && second ? [...first, ...second] : listed;
+  if (!first || !second) return listed;
+  // Both halves hold rows and no more than the whole did: the whole was not cut. A cut whole has
+  // a half that is cut too, which holds more beside any row of the other half; all in one half
+  // says nothing, so that half is read the same way.
+  if (first.length > 0 && second.length > 0 && first.length + second.length <= listed.length)
+    return [...first, ...second];
+  const a = await listWindow(ctx, list, halves[0]!, summary, depth + 1, first);
+  const b = await listWindow(ctx, list, halves[1]!, summary, depth + 1, second);
+  return a && b ? [...a, ...b] : listed;
 }
 
 /**
