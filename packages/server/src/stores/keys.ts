@@ -30,6 +30,12 @@ export const paymentKeys = (reference: string) => {
     outbox: (fact: string) => `${t}:outbox:${fact}`,
     /** A pending refund (by its merchant reference) already on the sweep's list. */
     refundWatch: `${t}:refund-watch`,
+    /** The payment's refund book: each refund slot and the caller's key it belongs to. */
+    refunds: `${t}:refunds`,
+    /** Held while one refund of the payment counts what is left and sends. */
+    refundLock: `${t}:refund-lock`,
+    /** Under a hashed refund prefix (`h<hex>`): the payment it stands for. */
+    refundPayment: `${t}:refund-payment`,
   };
 };
 
