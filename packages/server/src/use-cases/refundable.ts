@@ -107,8 +107,11 @@ export interface Refundable {
   pending: number;
   /** Cents that may still be refunded: `amount - refunded - pending`, 0 unless the payment is SETTLED. */
   left: number;
-  /** The payment's refund slots the gateway knows, as its lookups by merchant reference answer them (amounts negative). */
-  refunds: ListedTransaction[];
+  /**
+   * The payment's refund slots the gateway knows, as its lookups by merchant reference answer them
+   * (amounts negative), each with the caller's key when the book has it.
+   */
+  refunds: (ListedTransaction & { key?: string })[];
 }
 
 /** Where refunds keep their book: the checkout's store, the caller's, or one for this process. */
@@ -167,7 +170,7 @@ export async function readRefundable(
   } catch (error) {
     throw lookupFailed(reference, error);
   }
-  const refunds: ListedTransaction[] = [];
+  const refunds: Refundable['refunds'] = [];
   let refunded = 0;
   let pending = 0;
   for (const reading of readings) {
@@ -178,7 +181,8 @@ export async function readRefundable(
       continue;
     }
     if (r.amount >= 0) continue; // not a refund: nothing of this payment's
-    refunds.push({ ...r, merchantReference: reading.merchantReference });
+    const key = book.slots.find((s) => s.i === reading.i)?.key;
+    refunds.push({ ...r, merchantReference: reading.merchantReference, ...(key ? { key } : {}) });
     if (isPendingRefund(r)) pending += -r.amount;
     else if (!ENDED_UNREFUNDED.has(r.status)) refunded += -r.amount;
   }
