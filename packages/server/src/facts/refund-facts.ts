@@ -129,12 +129,12 @@ export async function deliverRefundsOf(
  */
 export async function deliverNotifiedRefund(
   ctx: Context,
-  merchantReference: string,
+  merchantReference: string | null | undefined,
   notifiedReference: string,
   orderOf: (payment: string) => Promise<string | undefined>,
 ): Promise<boolean> {
   const parsed = parseRefundReference(merchantReference);
-  if (!parsed || !wantsFact(ctx, 'refunded')) return false;
+  if (!parsed || !merchantReference || !wantsFact(ctx, 'refunded')) return false;
   const payment = await paymentOfPrefix(ctx.store, parsed, [notifiedReference]);
   if (!payment) return false;
   const found = await (await ctx.gateway()).reconcile(merchantReference);
