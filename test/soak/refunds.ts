@@ -133,7 +133,7 @@ export async function checkRefunds(
   book: RefundBookEntry[],
 ): Promise<RefundCheck> {
   const KINDS = [
-    'a refund the gateway completed missing from the book, or at another amount or payment (or its slot names another payment)',
+    'a refund the gateway completed missing from the book, or at another amount or payment',
     'a refund in the book the gateway does not have completed',
     'a payment refunded more than it was charged',
     'a key refunded twice (two gateway refunds for one merchant reference)',

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
+import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
 import { startRedis, type TestRedis } from '@pg-checkout/test-helpers/redis-server';
 import {
   createCheckoutHandler,
@@ -181,6 +182,22 @@ describe('concurrent refunds of one payment never pass the charge (a gateway tha
     );
     assert.equal(results.filter((r) => r.status === 'fulfilled').length, 2);
     assert.equal(gateway.refundedOf(P), 8_000);
+  });
+});
+
+describe('a store that cannot keep the key', () => {
+  it('sends nothing (store_unavailable); refundable() still reads the gateway’s slots', async () => {
+    const gateway = strict();
+    const P = gateway.settle(10_000, `order-${randomUUID()}-1`);
+    const store = new FlakyStore();
+    await refund({ reference: P, amount: 1_000, key: key() }, { gateway, store });
+    store.down = true;
+    await assert.rejects(
+      refund({ reference: P, amount: 1_000, key: key() }, { gateway, store }),
+      (e: unknown) => e instanceof RefundError && e.code === 'store_unavailable',
+    );
+    assert.equal(gateway.refundedOf(P), 1_000, 'nothing sent while the store is down');
+    assert.equal((await refundable(P, { gateway, store })).left, 9_000);
   });
 });
 

@@ -143,6 +143,19 @@ export async function refundWith(
   return decided.result;
 }
 
+/** A store call before anything is sent: a store that cannot answer sends nothing. */
+async function stored<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof RefundError) throw error;
+    throw new RefundError(
+      'store_unavailable',
+      'The checkout’s store could not keep the refund’s key; nothing was sent. Try again in a moment.',
+    );
+  }
+}
+
 /** Runs `work` holding the payment's refund lock (waits for another refund of it; never overlaps one). */
 async function underRefundLock<T>(
   store: CheckoutStore,
@@ -152,7 +165,7 @@ async function underRefundLock<T>(
   const lock = paymentKeys(payment).refundLock;
   const token = base64url(randomBytes(9));
   const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let wait = 10; !(await store.setIfAbsent(lock, token, LOCK_TTL_MS));) {
+  for (let wait = 10; !(await stored(store.setIfAbsent(lock, token, LOCK_TTL_MS)));) {
     if (Date.now() > deadline)
       throw new RefundError(
         'conflict',
@@ -186,7 +199,7 @@ async function decide(
   token: string,
 ): Promise<Decided> {
   const { gateway, store } = deps;
-  let book = await readBook(store, cmd.reference);
+  let book = await stored(readBook(store, cmd.reference));
   const mine = book.slots.find((s) => s.key === cmd.key);
   if (mine && cmd.amount !== undefined && mine.amount !== cmd.amount)
     throw new RefundError(
@@ -195,7 +208,7 @@ async function decide(
     );
   const { now, readings } = await readRefundable(cmd.reference, gateway, book, cmd.key);
   const save = async (next: RefundBook) => {
-    if (!(await writeBook(store, cmd.reference, next, token)))
+    if (!(await stored(writeBook(store, cmd.reference, next, token))))
       throw new RefundError(
         'conflict',
         `The refund lock of ${cmd.reference} was lost; nothing more was sent. Try again in a moment.`,
@@ -237,7 +250,7 @@ async function decide(
   const slot: RefundSlot = { i, key: cmd.key, amount, at: mine?.at ?? Date.now(), open: true };
   // Kept before it is sent: the same key finds its slot, and what is left counts it meanwhile.
   await save(withSlot(book, i, slot));
-  await indexHashedPrefix(store, cmd.reference, i);
+  await stored(indexHashedPrefix(store, cmd.reference, i));
   const facts: RefundFacts = {
     paymentReference: cmd.reference,
     merchantReference,
