@@ -10,7 +10,6 @@ import type { adminAuth, AdminSession } from './admin-auth.js';
 import {
   FORM_KEY,
   newFormKey,
-  refundReference,
   type BackOfficeAction,
   type BackOfficeActions,
 } from './back-office-actions.js';
@@ -218,8 +217,8 @@ export interface AdminDeps {
  * A small back office behind a sign-in: the shop's orders, the gateway's transaction list, execute
  * for authorized payments, full and partial refunds (a refund that goes manual shows as pending),
  * and the webhooks received. Every form carries its own idempotency key: a form sent twice (a
- * double click, a retried post) asks the gateway once, and a refund's key is its merchant
- * reference at the gateway, which refuses a second refund with it.
+ * double click, a retried post) asks the gateway once; a refund form's key is the checkout's
+ * refund key, kept beside the refund's slot reference at the gateway (`<payment>~r<i>`).
  */
 export function adminRouter({
   client,
@@ -256,33 +255,40 @@ export function adminRouter({
   });
 
   /**
-   * Each settled payment's refunds as the gateway records them, after looking up the merchant
-   * reference of every refund form whose answer was lost: found, it is settled; not found, checking.
+   * Each settled payment's refunds as the gateway records them (the checkout reads its refund slots
+   * by merchant reference and says which form's key each belongs to): a refund form whose answer was
+   * lost is settled once its key shows among them, else it is still checking.
    */
   async function refundViewsOf(payments: string[]): Promise<Map<string, RefundView>> {
-    const unsettled = await forms.unsettledRefunds(payments);
+    const [unsettled, readings] = await Promise.all([
+      forms.unsettledRefunds(payments),
+      Promise.all(
+        payments.map(async (reference) => ({
+          reference,
+          refundable: await refunds.refundable(reference).catch(() => undefined),
+        })),
+      ),
+    ]);
+    const refundableOf = new Map(readings.map((r) => [r.reference, r.refundable]));
     const checking = new Map<string, BackOfficeAction[]>();
-    await Promise.all(
-      unsettled.map(async (a) => {
-        const found = await client.reconcile(refundReference(a.key)).catch(() => undefined);
-        if (found?.found && found.record.amount < 0) {
-          const pending = found.record.pending === true || found.record.status === 'NEW';
-          await forms.finish(a.key, pending ? 'pending' : 'done', 'found by its reference');
-          return;
-        }
-        checking.set(a.paymentReference, [...(checking.get(a.paymentReference) ?? []), a]);
-      }),
-    );
-    const views = await Promise.all(
-      payments.map(async (reference): Promise<[string, RefundView]> => {
-        const refundable = await refunds.refundable(reference).catch(() => undefined);
+    for (const a of unsettled) {
+      const found = refundableOf.get(a.paymentReference)?.refunds.find((r) => r.key === a.key);
+      if (found) {
+        const pending = found.pending === true || found.status === 'NEW';
+        await forms.finish(a.key, pending ? 'pending' : 'done', 'found by its reference');
+        continue;
+      }
+      checking.set(a.paymentReference, [...(checking.get(a.paymentReference) ?? []), a]);
+    }
+    return new Map(
+      payments.map((reference): [string, RefundView] => {
+        const refundable = refundableOf.get(reference);
         return [
           reference,
           { ...(refundable ? { refundable } : {}), checking: checking.get(reference) ?? [] },
         ];
       }),
     );
-    return new Map(views);
   }
 
   // What an action did is shown once on the next page, kept in the session rather than the URL.

@@ -5,12 +5,6 @@ import { RANDOM_ID, randomId } from './ids.js';
 export const newFormKey = (): string => randomId();
 export const FORM_KEY = RANDOM_ID;
 
-/**
- * The gateway's merchant reference for the refund a form asks for. One form, one reference: the
- * gateway refuses a second refund with it as a duplicate (fin094), whoever sends it twice.
- */
-export const refundReference = (key: string): string => `refund-${key}`;
-
 export type ActionState = 'sent' | 'done' | 'pending' | 'failed';
 
 export interface BackOfficeAction {

@@ -3,9 +3,12 @@
  * `checkout.refund` while Redis is killed and the shop's book has outages (so onRefundCompleted
  * throws, and its outbox dies with Redis). Some refunds are partial, some called twice with one key
  * (at once, or one after the other), some followed by a second refund that wants more than is left.
- * After healing and sweeping, the book is checked against the gateway's own list of each payment.
+ * After healing and sweeping, the book is checked against the gateway's records of each payment's
+ * refund slots (`<payment>~r1`, `~r2`, ...), read with the sandbox's inspection route by merchant
+ * reference (every record with that reference, so a slot used twice shows twice), never with the
+ * list by paymentReference, which the spec says answers the payment only.
  */
-import { GatewayClient } from '@pg-checkout/node';
+import { refundReference } from '@pg-checkout/server';
 import { pool } from '../bench/lib/pool.js';
 import { seeded } from './random.js';
 import type { BookEntry, RefundAnswer, RefundBookEntry } from './store-app-child.js';
@@ -94,7 +97,35 @@ const pendingRefund = (t: {
   pending?: boolean | null | undefined;
 }) => t.amount < 0 && (t.pending === true || t.status === 'NEW');
 
-/** The book's refunds against the gateway's list of every payment refunded. */
+/** A record as the sandbox's inspection route shows it (`parent`: the payment a refund is of). */
+interface Inspected {
+  reference: string;
+  merchantReference: string;
+  amount: number;
+  status: string;
+  pending?: boolean;
+  parent?: string | null;
+}
+
+/** Every record the gateway holds under a merchant reference (test-only inspection). */
+async function recordsNamed(gatewayUrl: string, merchantReference: string): Promise<Inspected[]> {
+  const url = `${gatewayUrl}/_sandbox/transactions?merchantReference=${encodeURIComponent(merchantReference)}`;
+  const answer = (await (await fetch(url)).json()) as { transactions: Inspected[] };
+  return answer.transactions;
+}
+
+/** A payment's refunds, slot by slot until two slots in a row hold nothing. */
+async function slotRefunds(gatewayUrl: string, payment: string): Promise<Inspected[]> {
+  const found: Inspected[] = [];
+  for (let i = 1, misses = 0; misses < 2; i++) {
+    const records = await recordsNamed(gatewayUrl, await refundReference(payment, i));
+    misses = records.length === 0 ? misses + 1 : 0;
+    found.push(...records);
+  }
+  return found;
+}
+
+/** The book's refunds against the gateway's records of every payment refunded. */
 export async function checkRefunds(
   gateway: { url: string; token: string; secret: string },
   paid: BookEntry[],
@@ -116,11 +147,6 @@ export async function checkRefunds(
     counts.set(kind, counts.get(kind)! + 1);
     violations.push(what);
   };
-  const client = new GatewayClient({
-    baseUrl: gateway.url,
-    token: gateway.token,
-    secret: gateway.secret,
-  });
   const amountOf = new Map(paid.map((e) => [e.reference, e.amount]));
   const payments = [...new Set(calls.map((c) => c.payment))].sort();
   const bookByRef = new Map(book.map((e) => [e.merchantReference, e]));
@@ -130,9 +156,10 @@ export async function checkRefunds(
   let refundedCents = 0;
   await pool(10, payments.length, async (i) => {
     const payment = payments[i]!;
-    const refunds = (await client.lookups.list({ paymentReference: payment })).filter(
-      (t) => t.amount < 0 && t.reference !== payment,
-    );
+    const refunds = (await slotRefunds(gateway.url, payment)).filter((t) => t.amount < 0);
+    for (const t of refunds)
+      if (t.parent && t.parent !== payment)
+        report(KINDS[0]!, `${payment}: ${t.merchantReference} is a refund of ${t.parent}`);
     const done = refunds.filter(completed);
     const waiting = refunds.filter(pendingRefund);
     completedRefunds += done.length;

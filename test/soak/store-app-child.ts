@@ -189,7 +189,7 @@ async function onPaymentCompleted(e: {
   });
 }
 
-/** A refund the shop's book holds, by the refund's merchant reference (`refund-<key>`). */
+/** A refund the shop's book holds, by the refund's merchant reference (its slot, `<payment>~r<i>`). */
 export interface RefundBookEntry {
   merchantReference: string;
   paymentReference: string;

@@ -36,7 +36,10 @@ test('the router refunds once per key, with the checkout’s gateway client and 
   const again = await checkout.refund({ reference: paid.reference, amount: 2_000, key });
   assert.deepEqual([first.status, again.status], ['refunded', 'already_refunded']);
   assert.equal((await checkout.refundable(paid.reference)).left, 2_900);
-  assert.equal(events[0]?.merchantReference, `refund-${key}`);
+  // The refund's slot at the gateway, derived from the payment; the caller's key beside it.
+  assert.equal(events[0]?.merchantReference, `${paid.reference}~r1`);
+  assert.equal(events[0]?.key, key);
+  assert.equal(first.refund.key, key);
   await assert.rejects(
     checkout.refund({ reference: paid.reference, amount: 3_000, key: randomUUID() }),
     (e: unknown) => e instanceof RefundError && e.code === 'more_than_left' && e.left === 2_900,

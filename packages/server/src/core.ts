@@ -118,13 +118,10 @@ export function createCheckoutCore<Req>(
   };
   const refundGateway = async (): Promise<RefundGateway> => {
     const gateway = (await ctx.gateway()) as unknown as Partial<RefundGateway>;
-    if (
-      typeof gateway.payments?.refund !== 'function' ||
-      typeof gateway.lookups?.list !== 'function'
-    )
+    if (typeof gateway.payments?.refund !== 'function' || typeof gateway.reconcile !== 'function')
       throw new RefundError(
         'gateway_unavailable',
-        'The checkout’s gateway has no payments.refund or lookups.list: give a GatewayClient or credentials.',
+        'The checkout’s gateway has no payments.refund or reconcile: give a GatewayClient or credentials.',
       );
     return gateway as RefundGateway;
   };
@@ -135,8 +132,13 @@ export function createCheckoutCore<Req>(
     notFound: (where) => failed(undefined, noSuchRoute(), where),
     // Completed refunds go through the outbox like payment facts; pending ones onto the sweep's list.
     refund: async (command) =>
-      refundWith(command, { gateway: await refundGateway(), logger: ctx.logger }, outboxHand(ctx)),
-    refundable: async (reference) => refundable(reference, { gateway: await refundGateway() }),
+      refundWith(
+        command,
+        { gateway: await refundGateway(), logger: ctx.logger, store: ctx.store },
+        outboxHand(ctx),
+      ),
+    refundable: async (reference) =>
+      refundable(reference, { gateway: await refundGateway(), store: ctx.store }),
     handle(route, ex) {
       // One span per route, named after its use case; the gateway's calls nest under it.
       const [useCase, attributes] = useCaseOf(route, ex);

@@ -1,12 +1,12 @@
 export { createCheckoutCore, type CheckoutActions, type CheckoutCore } from './core.js';
 export {
   refund,
-  refundMerchantReference,
   type RefundCommand,
   type RefundDeps,
   type RefundFacts,
   type RefundResult,
 } from './use-cases/refund.js';
+export { parseRefundReference, refundReference } from './facts/refund-slots.js';
 export {
   refundable,
   RefundError,

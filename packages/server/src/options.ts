@@ -127,8 +127,10 @@ export interface OrderChangedEvent {
 export interface RefundEvent {
   /** The gateway reference of the payment refunded. */
   paymentReference: string;
-  /** The refund's merchant reference at the gateway: `refund-<key>`. */
+  /** The refund's slot reference at the gateway: `<paymentReference>~r<i>` (one per refund of the payment). */
   merchantReference: string;
+  /** The caller's idempotency key of `checkout.refund`, when the core's book has it. */
+  key?: string | undefined;
   /** The refund's own gateway reference, when the gateway's record was read. */
   reference?: string | undefined;
   /** The merchant's order reference, when known. */

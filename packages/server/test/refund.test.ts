@@ -11,6 +11,7 @@ import type { Sandbox } from '@pg-checkout/sandbox';
 import { startSandboxClient } from '@pg-checkout/test-helpers/sandbox-client';
 import { refundedAtSandbox, settledPayment } from '@pg-checkout/test-helpers/sandbox-payments';
 import { createCheckoutHandler } from '../src/fetch.js';
+import { MemoryStore } from '../src/stores/memory.js';
 import type { RefundEvent } from '../src/options.js';
 import { refund, type RefundResult } from '../src/use-cases/refund.js';
 import { refundable, RefundError } from '../src/use-cases/refundable.js';
@@ -48,7 +49,9 @@ describe('refund: once per key, from the gateway’s records', () => {
     const first = await refund({ reference, amount: 2_000, key: k }, deps);
     assert.equal(first.status, 'refunded');
     assert.equal(first.status === 'refunded' && first.left, 2_900);
-    assert.equal(first.refund.merchantReference, `refund-${k}`);
+    // The refund's merchant reference is its payment's first slot; the key is the book's.
+    assert.equal(first.refund.merchantReference, `${reference}~r1`);
+    assert.equal(first.refund.key, k);
     assert.ok(first.refund.reference, 'the refund’s own gateway reference, from its record');
     const again = await refund({ reference, amount: 2_000, key: k }, deps);
     assert.equal(again.status, 'already_refunded');
@@ -56,7 +59,8 @@ describe('refund: once per key, from the gateway’s records', () => {
     assert.equal(again.refund.reference, first.refund.reference);
     assert.equal(await refundedAtGateway(reference), 2_000);
     // The hook runs at least once, idempotent by merchant reference.
-    assert.deepEqual(new Set(events.map((e) => e.merchantReference)), new Set([`refund-${k}`]));
+    assert.deepEqual(new Set(events.map((e) => e.merchantReference)), new Set([`${reference}~r1`]));
+    assert.equal(events[0]!.key, k);
     assert.equal(events[0]!.amount, 2_000);
     assert.equal(events[0]!.paymentReference, reference);
   });
@@ -64,45 +68,50 @@ describe('refund: once per key, from the gateway’s records', () => {
   it('case 4: a lost answer is unknown while the lookup cannot tell, and the same key later refunds nothing more', async () => {
     const reference = await settled(4_900);
     const k = key();
-    // The refund is processed, then its connection reset; the lookups of refund references fail too.
+    // The refund is processed, then its connection reset; the lookups of its slots fail too.
     await faults({
       rate: 1,
       kinds: ['reset'],
-      paths: ['/pg/api/v2/payment/*/refund', '/pg/api/v2/payment/lookup/merchantReference/refund-'],
+      paths: [
+        '/pg/api/v2/payment/*/refund',
+        `/pg/api/v2/payment/lookup/merchantReference/${reference}~r`,
+      ],
     });
     let lost: RefundResult | undefined;
     try {
-      // The key's lookup fails before anything is sent: nothing is sent blind.
+      // The slots' lookups fail before anything is sent: nothing is sent blind.
       await rejectsWith(
         refund({ reference, amount: 2_000, key: k }, { gateway: client }),
         'gateway_unavailable',
       );
       assert.equal(await refundedAtGateway(reference), 0);
-      // Only the refund's answer is lost: the lookup before it works, the one after it does not.
+      // Only the refund's answer is lost: the lookups before it work, the one after it does not.
       await faults({ rate: 1, kinds: ['reset'], paths: ['/pg/api/v2/payment/*/refund'] });
+      let sent = false;
+      const refundThen = (send: typeof client.payments.refund) =>
+        ((...args: Parameters<typeof send>) => {
+          sent = true;
+          return send(...args);
+        }) as typeof send;
       const blind = {
         ...client,
-        payments: client.payments,
+        payments: {
+          ...client.payments,
+          refund: refundThen(client.payments.refund.bind(client.payments)),
+        },
         foreign: client.foreign,
         lookups: client.lookups,
-        reconcile: (() => {
-          let calls = 0;
-          return (ref: string) => {
-            calls += 1;
-            if (calls > 1)
-              return Promise.reject(
-                Object.assign(new Error('lost'), { name: 'GatewayTimeoutError' }),
-              );
-            return client.reconcile(ref);
-          };
-        })(),
+        reconcile: (ref: string) =>
+          sent
+            ? Promise.reject(Object.assign(new Error('lost'), { name: 'GatewayTimeoutError' }))
+            : client.reconcile(ref),
       };
       lost = await refund({ reference, amount: 2_000, key: k }, { gateway: blind });
     } finally {
       await faults({ rate: 0 });
     }
     assert.equal(lost.status, 'unknown');
-    assert.equal(lost.refund.merchantReference, `refund-${k}`);
+    assert.equal(lost.refund.merchantReference, `${reference}~r1`);
     assert.equal(await refundedAtGateway(reference), 2_000, 'it went through');
     // What is left comes from the gateway: R 29,00 of R 49,00.
     assert.equal((await refundable(reference, { gateway: client })).left, 2_900);
@@ -127,8 +136,11 @@ describe('refund: once per key, from the gateway’s records', () => {
 
   it('what is left: other refunds counted, a pending one taken but not refunded, more than left refused', async () => {
     const reference = await settled(10_000);
-    // A refund made elsewhere (the gateway's console, another system): the records still show it.
-    await client.payments.refund(reference, { currency: 'ZAR', amount: 1_000 });
+    // A refund made by another process of the shop (its own book): its slot at the gateway shows it.
+    await refund(
+      { reference, amount: 1_000, key: key() },
+      { gateway: client, store: new MemoryStore() },
+    );
     const pending = await refund({ reference, amount: 1_007, key: key() }, { gateway: client });
     assert.equal(pending.status, 'pending');
     assert.equal(pending.status === 'pending' && pending.left, 7_993);
@@ -146,7 +158,8 @@ describe('refund: once per key, from the gateway’s records', () => {
         e.pending === 1_007,
     );
     // The pending refund's key again: already there, still pending, nothing sent.
-    const k = pending.refund.merchantReference.slice('refund-'.length);
+    assert.equal(pending.refund.merchantReference, `${reference}~r2`);
+    const k = pending.refund.key!;
     const same = await refund({ reference, amount: 1_007, key: k }, { gateway: client });
     assert.equal(same.status === 'already_refunded' && same.pending, true);
     // No amount: all that is left.

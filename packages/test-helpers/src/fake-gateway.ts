@@ -1,5 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { CheckoutGateway, LookupRecord, PaymentOutcome } from '@pg-checkout/server';
+import type {
+  CheckoutGateway,
+  ListedTransaction,
+  LookupRecord,
+  PaymentOutcome,
+} from '@pg-checkout/server';
+
+interface RefundInput {
+  reference?: string;
+  currency: string;
+  amount: number;
+}
+type RefundAnswer = { kind: 'refunded' } | { kind: 'pending'; message: string };
 
 // Error classes named like @pg-checkout/node's, which the middleware recognizes by class name.
 export class GatewayError extends Error {
@@ -36,6 +48,23 @@ interface Txn {
   status: string;
   number: string;
   step2?: 'approve' | 'challenge' | 'fail';
+  pending?: boolean;
+  createdAt: number;
+  /** A refund's payment: the fake's own bookkeeping, never shown (the spec links a refund to nothing). */
+  paymentOf?: string;
+}
+
+/**
+ * Choices the spec leaves open, as the sandbox's profiles name them: the default refuses what the
+ * strict profile lets through (an over-refund, a reused merchant reference).
+ */
+export interface FakeGatewayOptions {
+  /** `'accept'`: a refund over what is left goes through (the spec does not promise fin058). */
+  overRefund?: 'refuse' | 'accept';
+  /** `'new-transaction'`: a reused merchant reference makes a new transaction; its lookup answers the latest. */
+  duplicateReference?: 'refuse' | 'new-transaction';
+  /** Each refund call waits this long before it is recorded: concurrent refunds overlap at the gateway. */
+  refundLatencyMs?: number;
 }
 
 /**
@@ -59,6 +88,17 @@ export class FakeGateway implements CheckoutGateway {
    */
   reusedReference: 'refuse' | 'new-transaction' = 'refuse';
   readonly vault = new Map<string, string>();
+  readonly options: Required<FakeGatewayOptions>;
+  /** Next refund call: `'processed'` records the refund then times out; `'lost'` times out before. */
+  refundFault: 'processed' | 'lost' | undefined;
+
+  constructor(options: FakeGatewayOptions = {}) {
+    this.options = {
+      overRefund: options.overRefund ?? 'refuse',
+      duplicateReference: options.duplicateReference ?? 'refuse',
+      refundLatencyMs: options.refundLatencyMs ?? 0,
+    };
+  }
 
   payments = {
     create: async (request: Record<string, unknown>): Promise<PaymentOutcome> => {
@@ -86,6 +126,7 @@ export class FakeGateway implements CheckoutGateway {
         currency: transaction.currency,
         status: 'THREE_D_SECURE',
         number,
+        createdAt: Date.now(),
       };
       this.txns.set(reference, txn);
       const hangs = this.createHangs;
@@ -120,12 +161,42 @@ export class FakeGateway implements CheckoutGateway {
       }
       return { kind: '3ds-v2-challenge', reference, threeDSecureV2: this.#challenge(reference) };
     },
+    refund: async (reference: string, transaction: RefundInput) =>
+      this.#refund('refund', reference, transaction),
   };
 
   lookups = {
     payment: async (reference: string): Promise<LookupRecord> => this.#lookup('lookup', reference),
     redirect: async (reference: string): Promise<LookupRecord> =>
       this.#lookup('redirectLookup', reference),
+    /** As the spec writes it: all given filters apply together; `paymentReference` is one transaction's reference. */
+    list: async (filters: {
+      merchantReference?: string;
+      paymentReference?: string;
+      fromDate?: string;
+      toDate?: string;
+    }): Promise<ListedTransaction[]> => {
+      this.calls.push('list');
+      const from = filters.fromDate ? Date.parse(filters.fromDate) : -Infinity;
+      const to = filters.toDate ? Date.parse(filters.toDate) : Infinity;
+      return [...this.txns.values()]
+        .filter(
+          (t) =>
+            (filters.paymentReference === undefined || t.reference === filters.paymentReference) &&
+            (filters.merchantReference === undefined ||
+              t.merchantReference === filters.merchantReference) &&
+            t.createdAt >= from &&
+            t.createdAt <= to,
+        )
+        .map((t) => ({
+          reference: t.reference,
+          merchantReference: t.merchantReference,
+          amount: t.amount,
+          currency: t.currency,
+          status: t.status,
+          pending: t.pending === true,
+        }));
+    },
   };
 
   #lookup(name: string, reference: string): LookupRecord {
@@ -136,7 +207,71 @@ export class FakeGateway implements CheckoutGateway {
 
   foreign = {
     create: async (request: Record<string, unknown>) => this.#redirect('foreign', request),
+    refund: async (reference: string, transaction: RefundInput) =>
+      this.#refund('foreignRefund', reference, transaction),
   };
+
+  /** A settled card payment made directly at the gateway: its reference. */
+  settle(amount: number, merchantReference: string, currency = 'ZAR'): string {
+    const reference = `pg-${randomUUID()}`;
+    this.txns.set(reference, {
+      reference,
+      merchantReference,
+      amount,
+      currency,
+      status: 'SETTLED',
+      number: '4111111111111111',
+      createdAt: Date.now(),
+    });
+    return reference;
+  }
+
+  /** Test-only view: cents refunded on a payment (the fake knows which refund is whose; the spec's calls do not say). */
+  refundedOf(payment: string): number {
+    return this.refundsOf(payment).reduce((sum, t) => sum - t.amount, 0);
+  }
+
+  /** Test-only view: a payment's refunds that moved money. */
+  refundsOf(payment: string): Txn[] {
+    return [...this.txns.values()].filter((t) => t.paymentOf === payment && t.status !== 'FAILED');
+  }
+
+  async #refund(name: string, reference: string, input: RefundInput): Promise<RefundAnswer> {
+    this.calls.push(name);
+    const fault = this.refundFault;
+    this.refundFault = undefined;
+    if (this.options.refundLatencyMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, this.options.refundLatencyMs));
+    if (fault === 'lost') throw new GatewayTimeoutError('timed out');
+    const payment = this.#txn(reference);
+    if (payment.status !== 'SETTLED' || payment.amount <= 0)
+      throw new RequestRejectedError('Transaction is not settled', {
+        code: -1,
+        originalErrorCode: 'fin058',
+      });
+    const left = payment.amount - this.refundedOf(reference);
+    if (this.options.overRefund === 'refuse' && input.amount > left)
+      throw new RequestRejectedError(`Only ${left} cents are left to refund`, {
+        code: -1,
+        originalErrorCode: 'fin058',
+      });
+    if (input.reference !== undefined && this.options.duplicateReference === 'refuse')
+      this.#refuseDuplicate(input.reference);
+    const own = `pg-${randomUUID()}`;
+    this.txns.set(own, {
+      reference: own,
+      merchantReference: input.reference ?? '',
+      amount: -input.amount,
+      currency: input.currency,
+      status: 'REFUNDED',
+      number: '',
+      createdAt: Date.now(),
+      paymentOf: reference,
+    });
+    if (this.refundedOf(reference) >= payment.amount) payment.status = 'REFUNDED';
+    if (fault === 'processed') throw new GatewayTimeoutError('timed out');
+    return { kind: 'refunded' };
+  }
   redirects = {
     create: async (request: Record<string, unknown>) => this.#redirect('redirect', request),
     createEft: async (request: Record<string, unknown>) => this.#redirect('eft', request),
@@ -162,20 +297,19 @@ export class FakeGateway implements CheckoutGateway {
   async reconcile(merchantReference: string) {
     this.calls.push('reconcile');
     if (this.reconcileDown) throw new GatewayConnectionError('connection refused');
-    for (const txn of this.txns.values()) {
-      if (txn.merchantReference === merchantReference) {
-        return {
-          found: true as const,
-          record: {
-            reference: txn.reference,
-            amount: txn.amount,
-            currency: txn.currency,
-            status: txn.status,
-          },
-        };
-      }
-    }
-    return { found: false as const };
+    // The latest with that merchant reference (only one unless reused references make new ones).
+    const txn = [...this.txns.values()].findLast((t) => t.merchantReference === merchantReference);
+    if (!txn) return { found: false as const };
+    return {
+      found: true as const,
+      record: {
+        reference: txn.reference,
+        amount: txn.amount,
+        currency: txn.currency,
+        status: txn.status,
+        pending: txn.pending === true,
+      },
+    };
   }
 
   /** Payments that were charged (approved), for "none made twice" checks. */
@@ -319,6 +453,7 @@ export class FakeGateway implements CheckoutGateway {
       currency: transaction.currency,
       status: 'NEW',
       number: '',
+      createdAt: Date.now(),
     });
     return { reference, redirectUrl: `https://pay.gateway.test/${kind}/${reference}` };
   }

@@ -3,18 +3,20 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A proxy in front of a gateway (the sandbox) that can lose a refund's answer after the gateway
- * processed it, and then fail the lookups of refund merchant references, as a network that drops
+ * processed it, and then fail the lookups of refund merchant references (`<payment>~r<i>`), as a network that drops
  * answers would. Everything else is forwarded byte for byte, Host kept (the signature covers the URL
  * the shop used).
  */
 export interface LossyGateway {
   url: string;
-  /** Lose the next refund's answer; lookups of `refund-…` references fail from then on. */
+  /** Lose the next refund's answer; lookups of refund slot references (`…~r<i>`) fail from then on. */
   loseNextRefundAnswer(): void;
-  /** Whether lookups of `refund-…` references answer 503 (set by a lost answer). */
+  /** Whether lookups of refund slot references answer 503 (set by a lost answer). */
   blindLookups: boolean;
   close(): Promise<void>;
 }
+
+const REFUND_LOOKUP = /^\/pg\/api\/v2\/payment\/lookup\/merchantReference\/[^/?]+~r[0-9]+$/;
 
 export async function startLossyGateway(target: string): Promise<LossyGateway> {
   const to = new URL(target);
@@ -25,7 +27,7 @@ export async function startLossyGateway(target: string): Promise<LossyGateway> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const path = req.url ?? '/';
-      if (state.blind && path.startsWith('/pg/api/v2/payment/lookup/merchantReference/refund-')) {
+      if (state.blind && REFUND_LOOKUP.test(path)) {
         res.writeHead(503, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ success: false, message: 'unavailable', code: -1 }));
         return;

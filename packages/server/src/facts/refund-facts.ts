@@ -5,15 +5,21 @@ import { deliver, wantsFact, type DeliveryResult, type Fact } from './delivery.j
 import type { RefundHand } from './refund-hook.js';
 import { paymentKeys } from '../stores/keys.js';
 import { enqueueSafely } from './sweep-list.js';
+import {
+  highestSlot,
+  paymentOfPrefix,
+  parseRefundReference,
+  readBook,
+  readSlots,
+  type RefundBook,
+} from './refund-slots.js';
 
 /** How long a pending refund is watched by the sweep (reconcile-refunds.ts), and its list item marked. */
 export const WATCH_TTL_MS = 14 * 24 * 60 * 60_000;
 
-const PREFIX = 'refund-';
-
-/** A merchant reference the refund use case gave a refund (`refund-<key>`). */
+/** A merchant reference the refund use case gave a refund (a slot, `<P>~r<i>`). */
 export const isRefundReference = (m: string | null | undefined): m is string =>
-  typeof m === 'string' && m.length > PREFIX.length && m.startsWith(PREFIX);
+  parseRefundReference(m) !== undefined;
 
 /** A refund record the gateway completed: negative, not pending, not ended unrefunded. */
 export const isCompletedRefund = (t: {
@@ -44,10 +50,12 @@ export function refundEventOf(
     merchantReference: string;
   },
   orderReference?: string,
+  key?: string,
 ): RefundEvent {
   return {
     paymentReference,
     merchantReference: record.merchantReference,
+    ...(key ? { key } : {}),
     reference: record.reference,
     ...(orderReference ? { orderReference } : {}),
     amount: -record.amount,
@@ -79,10 +87,14 @@ export function outboxHand(ctx: Context): RefundHand {
   };
 }
 
+/** The caller's key of slot `i`, when the book has it. */
+const keyOf = (book: RefundBook, i: number): string | undefined =>
+  book.slots.find((s) => s.i === i)?.key;
+
 /**
- * A notification of a refund on `payment`: its refunds from the gateway's list (one call), each
- * completed `refund-<key>` one handed over unless already delivered. `amount`: the notified cents
- * (negative for a refund), narrowing to refunds of that size. Throws when the gateway cannot answer.
+ * A notification of a refund on `payment`: its refund slots from the gateway's lookups by merchant
+ * reference, each completed one handed over unless already delivered. `notifiedAmount`: the notified
+ * cents (negative for a refund), narrowing to refunds of that size. Throws when the gateway cannot answer.
  */
 export async function deliverRefundsOf(
   ctx: Context,
@@ -90,20 +102,52 @@ export async function deliverRefundsOf(
   notifiedAmount: number,
   orderReference?: string,
 ): Promise<DeliveryResult[]> {
-  const { lookups } = await ctx.gateway();
-  if (!lookups.list || !wantsFact(ctx, 'refunded')) return [];
-  const listed = await lookups.list({ paymentReference: payment });
+  if (!wantsFact(ctx, 'refunded')) return [];
+  const gateway = await ctx.gateway();
+  const book = await readBook(ctx.store, payment).catch(() => ({ slots: [] }));
+  const readings = await readSlots((m) => gateway.reconcile(m), payment, highestSlot(book));
   const results: DeliveryResult[] = [];
-  for (const r of listed) {
-    if (r.reference === payment || !isCompletedRefund(r)) continue;
-    if (!isRefundReference(r.merchantReference)) continue;
-    if (notifiedAmount < 0 && r.amount !== notifiedAmount) continue;
+  for (const { i, merchantReference, record } of readings) {
+    if (!record || !isCompletedRefund(record)) continue;
+    if (notifiedAmount < 0 && record.amount !== notifiedAmount) continue;
     const event = refundEventOf(
       payment,
-      { ...r, merchantReference: r.merchantReference },
+      { ...record, merchantReference },
       orderReference,
+      keyOf(book, i),
     );
     results.push(await deliver(ctx, refundFact(event)));
   }
   return results;
+}
+
+/**
+ * A notification whose merchant reference names a refund slot (`<P>~r<i>`): that slot looked up (one
+ * call) and, completed, handed over once. The payload is not covered by the hash: the slot counts
+ * only when its record, or its payment, is the notified (verified) reference. `undefined` when the
+ * reference names no payment of ours; no result while the slot is still pending or ended unrefunded.
+ */
+export async function deliverNotifiedRefund(
+  ctx: Context,
+  merchantReference: string | null | undefined,
+  notifiedReference: string,
+  orderOf: (payment: string) => Promise<string | undefined>,
+): Promise<DeliveryResult[] | undefined> {
+  const parsed = parseRefundReference(merchantReference);
+  if (!parsed || !merchantReference || !wantsFact(ctx, 'refunded')) return undefined;
+  const payment = await paymentOfPrefix(ctx.store, parsed, [notifiedReference]);
+  if (!payment) return undefined;
+  const found = await (await ctx.gateway()).reconcile(merchantReference);
+  if (!found.found) return undefined;
+  const { record } = found;
+  if (record.reference !== notifiedReference && payment !== notifiedReference) return undefined;
+  if (!isCompletedRefund(record)) return []; // still pending, or ended unrefunded
+  const book = await readBook(ctx.store, payment).catch(() => ({ slots: [] }));
+  const event = refundEventOf(
+    payment,
+    { ...record, merchantReference },
+    await orderOf(payment),
+    keyOf(book, parsed.i),
+  );
+  return [await deliver(ctx, refundFact(event))];
 }

@@ -128,6 +128,13 @@ export async function sha256Base64(text: string, native = builtinCrypto()): Prom
   return base64(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text))));
 }
 
+/** SHA-256 of the UTF-8 `text`, lowercase hex. */
+export async function sha256Hex(text: string, native = builtinCrypto()): Promise<string> {
+  if (native) return native.createHash('sha256').update(text, 'utf8').digest('hex');
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** Compares two strings in time that depends on their length only (both are MACs of public length). */
 export function constantTimeEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;

@@ -35,6 +35,12 @@ export const paymentKeys = (reference: string) => {
       `${t}:notified:${encodeURIComponent(status)}:${String(amount)}`,
     /** Gateway lookups a notification of this payment cost in the current window. */
     notifyLookups: `${t}:notify-lookups`,
+    /** The payment's refund book: each refund slot and the caller's key it belongs to. */
+    refunds: `${t}:refunds`,
+    /** Held while one refund of the payment counts what is left and sends. */
+    refundLock: `${t}:refund-lock`,
+    /** Under a hashed refund prefix (`h<hex>`): the payment it stands for. */
+    refundPayment: `${t}:refund-payment`,
   };
 };
 

@@ -4,9 +4,17 @@ import { deliver } from '../facts/delivery.js';
 import { classifyGatewayError } from '../gateway/failures.js';
 import { paymentKeys } from '../stores/keys.js';
 import {
+  highestSlot,
+  parseRefundReference,
+  paymentOfPrefix,
+  readBook,
+  readSlots,
+  type RefundSlot,
+  type SlotReading,
+} from '../facts/refund-slots.js';
+import {
   isCompletedRefund,
   isPendingRefundRecord,
-  isRefundReference,
   refundEventOf,
   refundFact,
   WATCH_TTL_MS,
@@ -41,88 +49,94 @@ export async function askAboutRefund(
   const { record } = found;
   if (isPendingRefundRecord(record)) return watching;
   if (!isCompletedRefund(record)) return false; // ended unrefunded (or not a refund)
-  const event = refundEventOf(item.payment, {
-    ...record,
-    merchantReference: item.merchantReference,
-  });
+  const slot = parseRefundReference(item.merchantReference)?.i;
+  const book = await readBook(ctx.store, item.payment);
+  const key = book.slots.find((s) => s.i === slot)?.key;
+  const event = refundEventOf(
+    item.payment,
+    { ...record, merchantReference: item.merchantReference },
+    undefined,
+    key,
+  );
   const result = await deliver(ctx, refundFact(event), { requireStore: true });
   counted(summary, result);
   // A throw left an outbox entry on the list: this item is done.
   return result === 'busy' || result === 'no_store';
 }
 
-type List = (filters: { paymentReference: string }) => Promise<ListedTransaction[]>;
-
 /**
- * (c) for refunds: each completed `refund-<key>` on the window's list whose delivery the store has no
- * record of. The list does not say whose refund it is: the refunds of our charges in the window
- * (newest first, one call each) place it. At most `limit` calls and `limit` hook calls.
+ * (c) for refunds: each completed refund on the window's list whose merchant reference is a slot of
+ * ours (`<P>~r<i>`) and whose delivery the store has no record of names its payment; that payment's
+ * slots are read again from the gateway (lookups by merchant reference) and each completed one not
+ * delivered is handed over. At most `limit` payments read and `limit` hook calls.
  */
 export async function handOverLostRefunds(
   ctx: Context,
-  list: List,
   listed: ListedTransaction[],
   limit: number,
   summary: Summary,
 ): Promise<void> {
-  const lost = new Map<string, ListedTransaction>();
+  const charges = listed.filter((t) => t.amount > 0);
+  const lost = new Map<string, string[]>(); // payment -> its lost slot references
+  const unplaced: string[] = [];
   for (const txn of listed) {
-    if (!isCompletedRefund(txn) || !isRefundReference(txn.merchantReference)) continue;
+    const parsed = parseRefundReference(txn.merchantReference);
+    if (!parsed || !isCompletedRefund(txn)) continue;
     summary.checked++;
-    const keys = paymentKeys(txn.merchantReference);
+    const keys = paymentKeys(txn.merchantReference!);
     // Delivered, or in the outbox (the sweep's list or a retry hands it over).
     if (await ctx.store.get(keys.delivered('refunded'))) continue;
     if (await ctx.store.get(keys.outbox('refunded'))) continue;
-    lost.set(txn.merchantReference, txn);
+    const payment = await paymentOfPrefix(
+      ctx.store,
+      parsed,
+      charges.map((c) => c.reference),
+    );
+    if (!payment) unplaced.push(txn.merchantReference!);
+    else lost.set(payment, [...(lost.get(payment) ?? []), txn.merchantReference!]);
   }
-  if (lost.size === 0) return;
-  // Only a settled charge can have been refunded (fully refunded: REFUNDED).
-  const charges = listed
-    .filter(
-      (t) =>
-        t.amount > 0 &&
-        (t.status === 'SETTLED' || t.status === 'REFUNDED') &&
-        parseAttemptReference(t.merchantReference ?? ''),
-    )
-    .reverse();
-  let calls = 0;
+  if (unplaced.length > 0) {
+    ctx.logger.warn('reconcile: refunds whose payment is not a charge of the window', {
+      merchantReferences: unplaced.slice(0, 20),
+    });
+    summary.failed += unplaced.length;
+  }
+  const gateway = await ctx.gateway();
+  let read = 0;
   let hooks = 0;
-  for (const charge of charges) {
-    if (lost.size === 0 || calls >= limit || hooks >= limit) break;
-    calls++;
-    summary.gatewayCalls++;
-    let refunds: ListedTransaction[];
+  for (const payment of lost.keys()) {
+    if (read >= limit || hooks >= limit) break;
+    read++;
+    const book = await readBook(ctx.store, payment).catch(() => ({ slots: [] as RefundSlot[] }));
+    let readings: SlotReading[];
     try {
-      refunds = await list({ paymentReference: charge.reference });
+      readings = await readSlots(
+        (m) => {
+          summary.gatewayCalls++;
+          return gateway.reconcile(m);
+        },
+        payment,
+        highestSlot(book),
+      );
     } catch (error) {
       if (classifyGatewayError(error).kind === 'not_gateway') throw error;
-      ctx.logger.warn('reconcile: a payment’s refunds could not be listed', {
-        reference: charge.reference,
+      ctx.logger.warn('reconcile: a payment’s refund slots could not be read', {
+        reference: payment,
         error,
       });
       summary.failed++;
-      return;
+      continue;
     }
-    for (const r of refunds) {
-      const txn = lost.get(r.merchantReference ?? '');
-      if (!txn || r.reference !== txn.reference) continue;
-      lost.delete(txn.merchantReference!);
-      const order = parseAttemptReference(charge.merchantReference!)!.order;
-      const event = refundEventOf(
-        charge.reference,
-        { ...txn, merchantReference: txn.merchantReference! },
-        order,
-      );
+    const charge = charges.find((c) => c.reference === payment);
+    const order = parseAttemptReference(charge?.merchantReference ?? '')?.order;
+    for (const { i, merchantReference, record } of readings) {
+      if (!record || !isCompletedRefund(record)) continue;
+      const key = book.slots.find((s) => s.i === i)?.key;
+      const event = refundEventOf(payment, { ...record, merchantReference }, order, key);
       const result = await deliver(ctx, refundFact(event), { requireStore: true });
       if (result !== 'already') hooks++;
       counted(summary, result);
       if (result === 'no_store') return;
     }
-  }
-  if (lost.size > 0 && calls < limit && hooks < limit) {
-    ctx.logger.warn('reconcile: refunds whose payment is not a charge of the window', {
-      merchantReferences: [...lost.keys()].slice(0, 20),
-    });
-    summary.failed += lost.size;
   }
 }

@@ -266,7 +266,7 @@ async function sweepGatewayList(
   if (charges && !(await handOverCharges(ctx, listed, window.limit, summary))) return;
   if (!refunds) return;
   try {
-    await handOverLostRefunds(ctx, list, listed, window.limit, summary);
+    await handOverLostRefunds(ctx, listed, window.limit, summary);
   } catch (error) {
     summary.failed++;
     ctx.logger.error('reconcile: the refunds on the gateway’s list could not be handed over', {

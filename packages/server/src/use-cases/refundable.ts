@@ -1,6 +1,15 @@
 import type { CallOptions, LookupRecord } from '../gateway/port.js';
+import type { CheckoutStore } from '../stores/store.js';
 import { CheckoutError } from '../errors.js';
 import { classifyGatewayError } from '../gateway/failures.js';
+import {
+  highestSlot,
+  readBook,
+  readSlots,
+  type RefundBook,
+  type SlotReading,
+} from '../facts/refund-slots.js';
+import { MemoryStore } from '../stores/memory.js';
 
 /** A transaction as the gateway's list answers it (the fields the refund use case reads). */
 export interface ListedTransaction {
@@ -40,10 +49,6 @@ export interface RefundGateway {
   };
   lookups: {
     payment(reference: string, options?: CallOptions | undefined): Promise<LookupRecord>;
-    list(
-      filters: { paymentReference: string },
-      options?: CallOptions | undefined,
-    ): Promise<ListedTransaction[]>;
   };
   reconcile(
     merchantReference: string,
@@ -58,7 +63,9 @@ export type RefundErrorCode =
   | 'more_than_left'
   | 'key_reused'
   | 'gateway_unavailable'
-  | 'refused';
+  | 'refused'
+  | 'conflict'
+  | 'store_unavailable';
 
 /** A refund that was not sent by this call (or that the gateway refused): branch on `code`. */
 export class RefundError extends CheckoutError {
@@ -101,9 +108,23 @@ export interface Refundable {
   pending: number;
   /** Cents that may still be refunded: `amount - refunded - pending`, 0 unless the payment is SETTLED. */
   left: number;
-  /** The payment's refunds as the gateway lists them (amounts negative). */
-  refunds: ListedTransaction[];
+  /**
+   * The payment's refund slots the gateway knows, as its lookups by merchant reference answer them
+   * (amounts negative), each with the caller's key when the book has it.
+   */
+  refunds: (ListedTransaction & { key?: string })[];
 }
+
+/** Where refunds keep their book: the checkout's store, the caller's, or one for this process. */
+export interface RefundBookDeps {
+  /** Default: one memory store for the process (keys kept until it restarts). */
+  store?: CheckoutStore | undefined;
+}
+
+let processStore: MemoryStore | undefined;
+/** The plain functions' book when given no store: this process's, made at first use. */
+export const bookStore = (deps: RefundBookDeps): CheckoutStore =>
+  deps.store ?? (processStore ??= new MemoryStore());
 
 /** A lookup that failed: the payment is unknown (the gateway said so) or the gateway could not answer. */
 function lookupFailed(reference: string, error: unknown): RefundError {
@@ -117,38 +138,67 @@ function lookupFailed(reference: string, error: unknown): RefundError {
 }
 
 /**
- * What is left to refund on a payment, from the gateway's records only: its lookup and its refunds
- * (the list by `paymentReference`). Throws `RefundError` `not_found` or `gateway_unavailable`.
+ * What is left to refund on a payment, from calls the spec offers: the payment's lookup and one
+ * lookup by merchant reference per refund slot (the book says how far the slots go at least).
+ * Throws `RefundError` `not_found` or `gateway_unavailable`.
  */
 export async function refundable(
   reference: string,
-  deps: { gateway: RefundGateway },
+  deps: { gateway: RefundGateway } & RefundBookDeps,
 ): Promise<Refundable> {
+  // The book only adds keys and sends still open: without the store, the gateway's slots still count.
+  const book = await readBook(bookStore(deps), reference).catch(() => ({ slots: [] }));
+  return (await readRefundable(reference, deps.gateway, book)).now;
+}
+
+/**
+ * {@link refundable} with the book read already (under the refund lock): the slots as read too.
+ * A slot the book holds open (sent, answer not seen) and the gateway does not show yet is counted
+ * pending, except `ownKey`'s own (which is about to be sent again).
+ */
+export async function readRefundable(
+  reference: string,
+  gateway: RefundGateway,
+  book: RefundBook,
+  ownKey?: string,
+): Promise<{ now: Refundable; readings: SlotReading[] }> {
   let payment: LookupRecord;
-  let listed: ListedTransaction[];
+  let readings: SlotReading[];
   try {
-    [payment, listed] = await Promise.all([
-      deps.gateway.lookups.payment(reference),
-      deps.gateway.lookups.list({ paymentReference: reference }),
+    [payment, readings] = await Promise.all([
+      gateway.lookups.payment(reference),
+      readSlots((m) => gateway.reconcile(m), reference, highestSlot(book)),
     ]);
   } catch (error) {
     throw lookupFailed(reference, error);
   }
-  const refunds = listed.filter((t) => t.amount < 0 && t.reference !== reference);
+  const refunds: Refundable['refunds'] = [];
   let refunded = 0;
   let pending = 0;
-  for (const r of refunds) {
+  for (const reading of readings) {
+    const r = reading.record;
+    if (!r) {
+      const slot = book.slots.find((s) => s.i === reading.i);
+      if (slot?.open && slot.key !== ownKey) pending += slot.amount;
+      continue;
+    }
+    if (r.amount >= 0) continue; // not a refund: nothing of this payment's
+    const key = book.slots.find((s) => s.i === reading.i)?.key;
+    refunds.push({ ...r, merchantReference: reading.merchantReference, ...(key ? { key } : {}) });
     if (isPendingRefund(r)) pending += -r.amount;
     else if (!ENDED_UNREFUNDED.has(r.status)) refunded += -r.amount;
   }
   const settled = payment.status === 'SETTLED' && !payment.pending;
   return {
-    payment,
-    currency: payment.currency,
-    amount: payment.amount,
-    refunded,
-    pending,
-    left: settled ? Math.max(0, payment.amount - refunded - pending) : 0,
-    refunds,
+    now: {
+      payment,
+      currency: payment.currency,
+      amount: payment.amount,
+      refunded,
+      pending,
+      left: settled ? Math.max(0, payment.amount - refunded - pending) : 0,
+      refunds,
+    },
+    readings,
   };
 }

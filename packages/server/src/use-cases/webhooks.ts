@@ -11,7 +11,7 @@ import type { Context } from '../setup/context.js';
 import { classifyGatewayError } from '../gateway/failures.js';
 import { stateFromLookup } from '../order/outcomes.js';
 import { isFinal, type PaymentRecord } from '../order/records.js';
-import { deliverRefundsOf } from '../facts/refund-facts.js';
+import { deliverNotifiedRefund, deliverRefundsOf } from '../facts/refund-facts.js';
 import type { DeliveryResult } from '../facts/delivery.js';
 import { paymentKeys } from '../stores/keys.js';
 import { readPayment, recordLookup } from '../order/book.js';
@@ -185,15 +185,23 @@ export async function receiveWebhook(
       const state = stateFromLookup(event.record);
       if (state) await recordLookup(ctx, ours, state);
     }
-    // A refund on a payment (a pending one completed): its refunds from the gateway, handed over once.
+    // A refund (a pending one completed): named by its slot reference, that slot; else the
+    // notified payment's slots, from the gateway's lookups; each handed over once.
     let refunds: DeliveryResult[] | undefined;
-    if (event.type === 'payment' && isRefundNotice(event.payload, event.record))
-      refunds = await deliverRefundsOf(
+    if (event.type === 'payment') {
+      const { payload, record, orderReference } = event;
+      refunds = await deliverNotifiedRefund(
         ctx,
-        event.record.reference,
-        event.payload.amount,
-        event.orderReference,
+        payload.merchantReference,
+        record.reference,
+        async (payment) =>
+          payment === record.reference
+            ? orderReference
+            : (await readPayment(ctx, payment))?.orderReference,
       );
+      if (!refunds && isRefundNotice(payload, record))
+        refunds = await deliverRefundsOf(ctx, record.reference, payload.amount, orderReference);
+    }
     if (ctx.options.onWebhook) {
       try {
         await ctx.options.onWebhook(event);
