@@ -233,8 +233,11 @@ export function adminRouter({
 
   router.get('/', async (_req: Request, res: Response) => {
     const session = sessionOf(res);
+    // The spec shows no order for the list: newest first by the date each row carries.
     const list = await client.lookups.list({});
-    const transactions = [...(list as ListedTransaction[])].reverse();
+    const transactions = [...(list as ListedTransaction[])].sort((a, b) =>
+      String(b.date ?? '').localeCompare(String(a.date ?? '')),
+    );
     const settled = transactions
       .filter((t) => t.status === 'SETTLED' && t.amount > 0)
       .slice(0, REFUNDABLE_SHOWN)
