@@ -38,18 +38,31 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => 
 
 // `SOAK_PHASES=gateway` or `=store` runs one phase alone (both by default).
 const PHASES = new Set((process.env.SOAK_PHASES ?? 'gateway,store').split(','));
+// Each phase runs on every sandbox profile: the default one, and the strict one that answers the least
+// helpful way the spec allows (a reused reference a new transaction, over-refunds taken, lists cut
+// at 100 newest first, notifications late, twice, out of order or never). `SOAK_PROFILES=strict` picks one.
+const PROFILES = (process.env.SOAK_PROFILES ?? 'default,strict').split(',');
+for (const profile of PROFILES)
+  if (profile !== 'default' && profile !== 'strict')
+    throw new Error(`SOAK_PROFILES: unknown profile ${profile} (default, strict)`);
 const allViolations: string[] = [];
 console.log(`soak seed ${process.env.SOAK_SEED} (SOAK_SEED=... to draw another run)`);
 const log = (line: string) => console.log(line);
 
-if (PHASES.has('gateway')) allViolations.push(...(await gatewayPhase()));
-if (PHASES.has('store')) {
-  console.log(
-    `\n[${seconds()} s] store-fault phase: RedisStore on a redis-server killed and restarted empty`,
-  );
-  allViolations.push(...(await runStoreFaultPhase(log)).violations);
+for (const profile of PROFILES) {
+  // The sandbox children read it (bench/lib/sandbox-child.ts).
+  process.env.SANDBOX_PROFILE = profile;
+  console.log(`\n===== sandbox profile: ${profile} =====`);
+  const said = (violations: string[]) => violations.map((v) => `[${profile}] ${v}`);
+  if (PHASES.has('gateway')) allViolations.push(...said(await gatewayPhase()));
+  if (PHASES.has('store')) {
+    console.log(
+      `\n[${seconds()} s] store-fault phase (${profile}): RedisStore on a redis-server killed and restarted empty`,
+    );
+    allViolations.push(...said((await runStoreFaultPhase(log)).violations));
+  }
 }
-console.log(`[${seconds()} s] soak done`);
+console.log(`[${seconds()} s] soak done (profiles: ${PROFILES.join(', ')})`);
 if (allViolations.length > 0) {
   console.log(`${allViolations.length} VIOLATION(S) in all:`);
   for (const v of allViolations.slice(0, 50)) console.log(`  - ${v}`);
