@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, type Engine, type Tab } from './engines.js';
 import { until } from './shopper.js';
-import { ERRORS_SCRIPT, standalonePayment, startPaymentPage } from './payment-page.js';
+import { paymentPageHeaders } from '@pg-checkout/server';
+import {
+  ERRORS_SCRIPT,
+  FAULTS_SCRIPT,
+  standalonePayment,
+  startPaymentPage,
+} from './payment-page.js';
 
 const SCRIPT = '<script src="/elements/pg-checkout.js"></script>';
 const ERRORS = `<script>${ERRORS_SCRIPT}</script>`;
@@ -69,4 +75,36 @@ describe('the standalone 3-D Secure elements from the script tag', () => {
           await page.close();
         }
       });
+
+  test('<pg-3ds-v2> handed the method content inline runs it under Trusted Types (policy pg-checkout)', async () => {
+    const page = await startPaymentPage({
+      html: ({ nonce }) =>
+        `<!doctype html><html><head><title>Pay</title><script nonce="${nonce}">${FAULTS_SCRIPT}</script></head><body><pg-3ds-v2 endpoint="/checkout"></pg-3ds-v2><script nonce="${nonce}" src="/elements/pg-checkout.js"></script></body></html>`,
+      headers: ({ nonce, gatewayOrigin }) => paymentPageHeaders({ gatewayOrigin, nonce }).headers,
+    });
+    const tab = await engine.newTab();
+    try {
+      await tab.open(page.url);
+      await tab.evaluate(standalonePayment('pg-3ds-v2', CARDS['pg-3ds-v2'], false, true));
+      await until('the method frame', () =>
+        tab.evaluate<boolean>(
+          `return !!document.querySelector('pg-3ds-v2').shadowRoot.querySelector('iframe[part=method-frame]')?.srcdoc`,
+        ),
+      );
+      await answerBank(tab);
+      assert.equal(
+        await until('the outcome', () => tab.evaluate<string>('return window.pgOutcome')),
+        'approved',
+      );
+      const faults = await tab.evaluate<string[]>('return window.pgFaults');
+      assert.deepEqual(
+        faults.filter((f) => /trusted/i.test(f)),
+        [],
+        'no Trusted Types refusal',
+      );
+    } finally {
+      await tab.close();
+      await page.close();
+    }
+  });
 });
