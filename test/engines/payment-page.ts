@@ -54,10 +54,9 @@ let orders = 0;
 export async function startPaymentPage(options: PageOptions): Promise<PaymentPage> {
   const sandbox: Sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
   const files = new Map(
-    ['pg-checkout.js', 'pg-checkout.3ds.js', 'pg-checkout.af.js'].map((name) => [
-      name,
-      builtFile(name),
-    ]),
+    ['pg-checkout.js', 'pg-checkout.3ds.js', 'pg-checkout.af.js', 'pg-checkout.reporter.js'].map(
+      (name) => [name, builtFile(name)],
+    ),
   );
   const app = express();
   const mounted: { router?: Router } = {};
@@ -124,9 +123,10 @@ export const ERRORS_SCRIPT = `window.pgErrors = []; addEventListener('error', (e
 
 /**
  * Runs in the page: creates a payment with the card through the middleware (as a merchant's own form
- * would), then hands its 3-D Secure action to the page's `<tag>` (made now if `make`) and awaits `start()`.
+ * would), then hands its 3-D Secure action to the page's `<tag>` (made now if `make`; without the
+ * action's `methodUrl` if `inline`) and awaits `start()`.
  */
-export const standalonePayment = (tag: string, number: string, make = false) => `
+export const standalonePayment = (tag: string, number: string, make = false, inline = false) => `
   const year = new Date().getUTCFullYear() + 3;
   const api = new PgCheckout.CheckoutApi('/checkout');
   window.pgOutcome = undefined;
@@ -136,6 +136,8 @@ export const standalonePayment = (tag: string, number: string, make = false) => 
       screenWidth: 1280, screenHeight: 800,
     });
     if (answer.status !== 'authenticating') return void (window.pgOutcome = answer.status);
+    // The method content given inline (the srcdoc path), as a merchant with no methodUrl hands it.
+    if (${inline}) delete answer.threeDS.methodUrl;
     await customElements.whenDefined(${JSON.stringify(tag)});
     if (${make}) document.body.append(document.createElement(${JSON.stringify(tag)}));
     const el = document.querySelector(${JSON.stringify(tag)});
@@ -144,3 +146,44 @@ export const standalonePayment = (tag: string, number: string, make = false) => 
     window.pgOutcome = final.status;
   })().catch((e) => { window.pgOutcome = 'threw: ' + e.message; });
   return true;`;
+
+export interface ManifestFile {
+  file: string;
+  size: number;
+  integrity: string;
+  purpose: string;
+  loadedBy: string;
+}
+
+/** dist/integrity.json as the build wrote it. */
+export const manifest = (): { package: string; version: string; files: ManifestFile[] } =>
+  JSON.parse(builtFile('integrity.json').toString('utf8')) as {
+    package: string;
+    version: string;
+    files: ManifestFile[];
+  };
+
+/**
+ * Page script, first in the page (with its nonce): what the page met that a security team would call a
+ * fault, in `window.pgFaults`: CSP and Trusted Types violations, uncaught errors and rejections, a script
+ * or stylesheet that failed to load, and console.error calls.
+ */
+export const FAULTS_SCRIPT = `window.pgFaults = [];
+addEventListener('securitypolicyviolation', (e) => pgFaults.push('violation: ' + e.violatedDirective + ' ' + e.blockedURI));
+addEventListener('error', (e) => pgFaults.push(e.target instanceof Element ? 'failed to load: ' + (e.target.src || e.target.href) : 'error: ' + e.message), true);
+addEventListener('unhandledrejection', (e) => pgFaults.push('rejection: ' + e.reason));
+const consoleError = console.error;
+console.error = (...args) => { pgFaults.push('console.error: ' + args.join(' ')); consoleError(...args); };`;
+
+/** A checkout page as the README shows it: the reporter, then the script tag, each with its integrity. */
+export function checkoutPage(
+  { nonce }: PageRequest,
+  files: ManifestFile[] = manifest().files,
+): string {
+  const sri = (name: string) => files.find((f) => f.file === name)!.integrity;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pay</title>
+<script nonce="${nonce}">${FAULTS_SCRIPT}</script>
+<script nonce="${nonce}" src="/elements/pg-checkout.reporter.js" integrity="${sri('pg-checkout.reporter.js')}" crossorigin="anonymous" data-endpoint="/checkout"></script>
+<script nonce="${nonce}" src="/elements/pg-checkout.js" integrity="${sri('pg-checkout.js')}" crossorigin="anonymous" defer></script>
+</head><body><main><pg-checkout endpoint="/checkout" methods="card"></pg-checkout></main></body></html>`;
+}
