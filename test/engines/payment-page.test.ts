@@ -6,9 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { paymentPageHeaders } from '@pg-checkout/server';
+import { paymentPageHeaders, type PageIntegrityReport } from '@pg-checkout/server';
 import { launch, type Engine, type EngineName } from './engines.js';
 import { Shopper, until } from './shopper.js';
 import {
@@ -40,6 +42,30 @@ describe('the integrity manifest', () => {
         f.file,
       );
       assert.ok(f.purpose && f.loadedBy, `${f.file} says why it is there and what loads it`);
+    }
+  });
+
+  test('npx pg-checkout-inventory prints each script, its hash, purpose and where it loads from', () => {
+    const bin = fileURLToPath(
+      new URL('../../packages/elements/bin/pg-checkout-inventory.mjs', import.meta.url),
+    );
+    const table = execFileSync(process.execPath, [bin, '--base', 'https://shop.example/js'], {
+      encoding: 'utf8',
+    });
+    const listed = JSON.parse(
+      execFileSync(process.execPath, [bin, '--json'], { encoding: 'utf8' }),
+    ) as { files: { file: string; integrity: string; url: string }[] };
+    for (const f of manifest().files) {
+      const row = table
+        .split('\n')
+        .find((line) => line.startsWith(`| https://shop.example/js/${f.file} |`));
+      assert.ok(row, `${f.file} has a row`);
+      assert.ok(
+        row.includes(f.integrity) && row.includes(String(f.size)),
+        `${f.file}: hash and size`,
+      );
+      assert.ok(row.includes(f.purpose.replaceAll('|', '\\|').slice(0, 20)), `${f.file}: purpose`);
+      assert.equal(listed.files.find((l) => l.file === f.file)?.integrity, f.integrity);
     }
   });
 
@@ -116,8 +142,13 @@ describe('a script changed by one byte (Chromium)', () => {
   after(() => engine.close());
 
   for (const file of ['pg-checkout.js', 'pg-checkout.3ds.js'])
-    test(`${file} is refused and never runs`, async () => {
-      const page = await startPaymentPage({ html: checkoutPage, headers: lockedDown('chromium') });
+    test(`${file} is refused, never runs, and its report reaches the hook`, async () => {
+      const reports: PageIntegrityReport[] = [];
+      const page = await startPaymentPage({
+        html: checkoutPage,
+        headers: lockedDown('chromium'),
+        checkout: { onPageIntegrityReport: (report) => void reports.push(report) },
+      });
       page.files.set(file, oneByteOff(page.files.get(file)!));
       const tab = await engine.newTab();
       try {
@@ -134,6 +165,13 @@ describe('a script changed by one byte (Chromium)', () => {
           `return { checkout: !!customElements.get('pg-checkout'), v2: !!customElements.get('pg-3ds-v2') }`,
         );
         assert.deepEqual(defined, { checkout: file !== 'pg-checkout.js', v2: false });
+        // The page's reporter told the middleware; the hook has it.
+        const report = await until('the report', async () =>
+          reports.find(
+            (r) => r.kind === 'script-error' && r.blockedUrl.endsWith(`/elements/${file}`),
+          ),
+        );
+        assert.equal(report.documentUrl, page.url);
       } finally {
         await tab.close();
         await page.close();

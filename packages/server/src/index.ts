@@ -21,6 +21,7 @@ export type {
   DeclineLimitOptions,
   GatewayCredentials,
   OrderChangedEvent,
+  PageIntegrityReport,
   PaymentEvent,
   PaymentMethodKind,
   PaymentMethodName,
