@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { paymentPageHeaders, type PageIntegrityReport } from '@pg-checkout/server';
@@ -73,6 +73,28 @@ describe('the integrity manifest', () => {
     const tag = builtFile('pg-checkout.js').toString('utf8');
     for (const f of manifest().files.filter((f) => /\.(3ds|af)\.js$/.test(f.file)))
       assert.ok(tag.includes(f.integrity), `pg-checkout.js checks ${f.file}`);
+  });
+});
+
+describe("the README's policy", () => {
+  test('is what paymentPageHeaders writes against the http sandbox, the policy the pages below pay under', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const from = readme.indexOf('The policy it writes, against the sandbox');
+    const block = /```\n([\s\S]*?)```/.exec(readme.slice(from))![1]!;
+    const nonce = 'AAECAwQFBgcICQoLDA0ODw==';
+    const { headers } = paymentPageHeaders({
+      gatewayOrigin: 'http://127.0.0.1:8787',
+      nonce,
+      reportTo: '/checkout/reports',
+    });
+    assert.equal(
+      block
+        .trim()
+        .split(/\s*\n\s*/)
+        .join(' ')
+        .replaceAll("'nonce-…'", `'nonce-${nonce}'`),
+      headers['Content-Security-Policy'],
+    );
   });
 });
 
