@@ -458,6 +458,8 @@ function writeScriptTagTypes() {
       "// The script-tag file: loading it defines every element and sets window.PgCheckout; it exports nothing.\nimport './global.js';\nexport {};\n",
     'pg-checkout.af.d.ts':
       "// The Afrikaans messages, loaded by the script-tag file from beside itself.\nexport { af } from './i18n/af.js';\n",
+    'pg-checkout.reporter.d.ts':
+      "// The page's reporter for a script tag (data-endpoint): it reports scripts that fail to load; it exports nothing.\nexport {};\n",
     'pg-checkout.3ds.d.ts':
       "// The 3-D Secure elements, loaded by the script-tag file from beside itself.\nexport { Pg3dsV1 } from './components/3ds-v1/3ds-v1.component.js';\nexport { Pg3dsV2 } from './components/3ds-v2/3ds-v2.component.js';\n",
   };
