@@ -122,6 +122,26 @@ for (const name of ENGINES)
       await page?.close();
     });
 
+    test('loads Afrikaans (pg-checkout.af.js) through its integrity check', async () => {
+      const af = await startPaymentPage({
+        html: (request) =>
+          checkoutPage(request).replace('methods="card"', 'methods="card" locale="af"'),
+        headers: lockedDown(name),
+      });
+      const tab = await engine.newTab();
+      try {
+        await tab.open(af.url);
+        const shopper = new Shopper(tab);
+        await until('the Afrikaans pay button', async () =>
+          (await shopper.text('button[part~="submit"]')).startsWith('Betaal'),
+        );
+        assert.deepEqual(await tab.evaluate<string[]>('return window.pgFaults'), []);
+      } finally {
+        await tab.close();
+        await af.close();
+      }
+    });
+
     const FLOWS = [
       ['a plain card', '4111111111111111', false],
       ['a v2 method step, then a challenge', '4000000000003063', true],
