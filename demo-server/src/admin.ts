@@ -18,6 +18,7 @@ import { escapeHtml, formatAmount, page } from './html.js';
 import { chargedForOther, type Order, type OrderStore } from './orders.js';
 import type { MetricsHistory } from './metrics-history.js';
 import { webhookLog, type WebhookEntry } from './webhook-log.js';
+import { renderPageReports } from './page-report-log.js';
 
 interface ListedTransaction {
   reference: string;
@@ -184,7 +185,8 @@ ${charts}
 <thead><tr><th>Received</th><th>Kind</th><th>Payment</th><th>Status</th><th>Amount</th><th>Verification</th></tr></thead>
 <tbody>${hooks || '<tr><td colspan="6">None yet.</td></tr>'}</tbody>
 </table>
-</section>`;
+</section>
+${renderPageReports()}`;
 }
 
 const alreadyExecuted = (reference: string) =>

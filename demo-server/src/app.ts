@@ -45,6 +45,7 @@ import { createDemoMetrics, type MetricsAccess } from './metrics.js';
 import { paymentResultRoute } from './payment-result.js';
 import { refundSecondPayment } from './second-payment.js';
 import { webhookLog } from './webhook-log.js';
+import { pageReportLog } from './page-report-log.js';
 
 export interface DemoOptions extends Omit<DemoConfig, 'database' | 'metrics'> {
   /** Where the orders are kept, or a database already open (tests wrap one to make it fail). */
@@ -304,6 +305,7 @@ async function startWith(
     },
     logger,
     telemetry: { meterProvider: metrics.meterProvider },
+    onPageIntegrityReport: (report) => pageReportLog.add(report),
     onPaymentCompleted: (e) => recordPayment(e, 'paid'),
     onPaymentFailed: (e) => recordPayment(e, 'failed'),
     onPaymentPending: (e) => recordPayment(e, 'pending'),

@@ -29,7 +29,9 @@ function isFresh(output: string, ...sources: string[]): boolean {
  */
 export async function buildAssets(log: (line: string) => void = console.log): Promise<void> {
   const elementsSrc = join(repoRoot, 'packages/elements/src');
-  if (!isFresh(join(elementsDist, 'pg-checkout.js'), elementsSrc)) {
+  // The build script too: it writes the integrity manifest and the hashes pg-checkout.js carries.
+  const elementsBuild = join(repoRoot, 'packages/elements/scripts');
+  if (!isFresh(join(elementsDist, 'integrity.json'), elementsSrc, elementsBuild)) {
     log('Building @pg-checkout/elements…');
     const result = spawnSync('npm', ['run', 'build', '-w', '@pg-checkout/elements'], {
       cwd: repoRoot,

@@ -1,5 +1,6 @@
 import { testCards } from '@pg-checkout/sandbox';
 import { escapeHtml, page, spaced } from './html.js';
+import { integrityOf } from './script-integrity.js';
 
 /** A checkout page that loads the elements from one script tag, as a non-bundler site would. */
 export function scriptTagPage(nonce: string): string {
@@ -7,7 +8,9 @@ export function scriptTagPage(nonce: string): string {
     title: 'Script tag',
     nonce,
     // The script in the head, fetched beside the stylesheet; the order beside both, for the amount on Pay.
-    head: `<script nonce="${escapeHtml(nonce)}" src="/elements/pg-checkout.js" defer></script>
+    // Each file with its published integrity; the reporter first, so a refused script is reported.
+    head: `<script nonce="${escapeHtml(nonce)}" src="/elements/pg-checkout.reporter.js"${integrityOf('pg-checkout.reporter.js')} data-endpoint="/checkout"></script>
+<script nonce="${escapeHtml(nonce)}" src="/elements/pg-checkout.js"${integrityOf('pg-checkout.js')} defer></script>
 <link rel="preload" href="/checkout/config" as="fetch" crossorigin>`,
     body: `<h1>Paying through the script-tag build</h1>
 <p>This page loads <code>pg-checkout.js</code> with a plain <code>&lt;script&gt;</code> tag.</p>

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Buffer } from 'node:buffer';
 import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { minify } from 'terser';
 import { writeJsxTypes } from './jsx-types.mjs';
@@ -263,13 +264,8 @@ async function buildIife() {
   const { mangleCache } = await build({
     ...options,
     mangleCache: {},
+    define: { PG_INTEGRITY: '{}' },
     plugins: [afBesideScriptPlugin, minifyTemplatesPlugin()],
-  });
-  const result = await build({
-    ...options,
-    mangleCache,
-    // The templates' indentation and comments are bytes every shop pays for; lit needs none of them.
-    plugins: [afBesideScriptPlugin, threeDSBesideScriptPlugin, minifyTemplatesPlugin()],
   });
   // Afrikaans (1 KB gzip) goes in a file of its own that only an `af` page loads (src/i18n/af.lazy.ts).
   await build({
@@ -305,16 +301,27 @@ async function buildIife() {
     plugins: [sharedPlugin, minifyTemplatesPlugin()],
     logLevel: 'warning',
   });
+  const threeDSCode = (
+    await minify(threeDS.outputFiles[0].text, { ecma: 2020, module: true, compress: { passes: 3 } })
+  ).code;
+  writeFileSync(threeDSFile, threeDSCode);
+  // The files the script tag loads are built first: it carries their integrity and checks them (beside-script.lazy.ts).
+  const loaded = Object.fromEntries(
+    [threeDSFile, afFile].map((path) => [relative(dist, path), sri(readFileSync(path))]),
+  );
+  const result = await build({
+    ...options,
+    mangleCache,
+    define: { PG_INTEGRITY: JSON.stringify(loaded) },
+    // The templates' indentation and comments are bytes every shop pays for; lit needs none of them.
+    plugins: [afBesideScriptPlugin, threeDSBesideScriptPlugin, minifyTemplatesPlugin()],
+  });
   const named = (cache) => Object.keys(cache).length;
   if (
     named(result.mangleCache) !== named(mangleCache) ||
     named(threeDS.mangleCache) !== named(mangleCache)
   )
     throw new Error('a private name was shortened outside the shared mangle cache');
-  const threeDSCode = (
-    await minify(threeDS.outputFiles[0].text, { ecma: 2020, module: true, compress: { passes: 3 } })
-  ).code;
-  writeFileSync(threeDSFile, threeDSCode);
   // terser's repeated compress passes find what esbuild's one pass leaves (about 0.4 KB gzip); only
   // its safe transforms, so the code does what esbuild's output did.
   const minified = await minify(result.outputFiles[0].text, {
@@ -323,6 +330,19 @@ async function buildIife() {
     format: { preamble: LIT_NOTICE },
   });
   writeFileSync(iifeFile, minified.code);
+  // The page's reporter, for a script tag before pg-checkout.js (src/internal/reporter-tag.lazy.ts).
+  await build({
+    entryPoints: [join(src, 'internal', 'reporter-tag.lazy.ts')],
+    bundle: true,
+    format: 'iife',
+    minify: true,
+    target: 'es2021',
+    tsconfig,
+    legalComments: 'none',
+    outfile: reporterFile,
+    logLevel: 'warning',
+  });
+  writeManifest();
   const bytes = Buffer.byteLength(minified.code);
   const gzipped = gzipSync(minified.code, { level: 9 }).length;
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
@@ -334,6 +354,58 @@ async function buildIife() {
     console.error('pg-checkout.js is over its size budget');
     process.exitCode = 1;
   }
+}
+
+const reporterFile = join(dist, 'pg-checkout.reporter.js');
+
+/** An SRI string: what an `integrity` attribute takes. */
+const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+
+/** Why each script-tag file is there and what loads it: the inventory PCI DSS 6.4.3 asks for. */
+const SCRIPTS = {
+  'pg-checkout.js': {
+    purpose:
+      'The drop-in <pg-checkout> and <pg-card-form>: card entry, payment, outcome (lit inside).',
+    loadedBy:
+      "The payment page's <script src> tag, with this integrity and crossorigin; it checks the files below.",
+  },
+  'pg-checkout.3ds.js': {
+    purpose:
+      "3-D Secure (<pg-3ds-v2>, <pg-3ds-v1>) and the drop-in's steps from Pay to the outcome.",
+    loadedBy:
+      'pg-checkout.js, from its own folder, on first touch, 2 s after load or before a payment: a <link rel=modulepreload> with this integrity, then import().',
+  },
+  'pg-checkout.af.js': {
+    purpose: 'The Afrikaans messages.',
+    loadedBy:
+      'pg-checkout.js, from its own folder, when a page asks for locale="af": a <link rel=modulepreload> with this integrity, then import().',
+  },
+  'pg-checkout.reporter.js': {
+    purpose:
+      'Reports a script or module that failed to load (an integrity refusal among them) to the middleware (POST {endpoint}/reports).',
+    loadedBy:
+      "The payment page's <script src data-endpoint> tag, before pg-checkout.js, with this integrity and crossorigin (optional).",
+  },
+};
+
+/**
+ * dist/integrity.json (exported as @pg-checkout/elements/integrity.json): every script-tag file with its
+ * size, SHA-384 (SRI) and why it is there. A pg-checkout.*.js without a row in SCRIPTS fails the build.
+ */
+function writeManifest() {
+  const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const files = readdirSync(dist)
+    .filter((file) => /^pg-checkout(\.[\w-]+)?\.js$/.test(file))
+    .sort((a, b) => (a === 'pg-checkout.js' ? -1 : b === 'pg-checkout.js' ? 1 : a.localeCompare(b)))
+    .map((file) => {
+      const about = SCRIPTS[file];
+      if (!about) throw new Error(`dist/${file} has no purpose in build.mjs's SCRIPTS`);
+      const bytes = readFileSync(join(dist, file));
+      return { file, size: bytes.length, integrity: sri(bytes), ...about };
+    });
+  const manifest = { package: name, version, algorithm: 'sha384', files };
+  writeFileSync(join(dist, 'integrity.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  console.log(`dist/integrity.json: ${files.map((f) => f.file).join(', ')}`);
 }
 
 if (!sizeOnly) {
@@ -386,6 +458,8 @@ function writeScriptTagTypes() {
       "// The script-tag file: loading it defines every element and sets window.PgCheckout; it exports nothing.\nimport './global.js';\nexport {};\n",
     'pg-checkout.af.d.ts':
       "// The Afrikaans messages, loaded by the script-tag file from beside itself.\nexport { af } from './i18n/af.js';\n",
+    'pg-checkout.reporter.d.ts':
+      "// The page's reporter for a script tag (data-endpoint): it reports scripts that fail to load; it exports nothing.\nexport {};\n",
     'pg-checkout.3ds.d.ts':
       "// The 3-D Secure elements, loaded by the script-tag file from beside itself.\nexport { Pg3dsV1 } from './components/3ds-v1/3ds-v1.component.js';\nexport { Pg3dsV2 } from './components/3ds-v2/3ds-v2.component.js';\n",
   };

@@ -6,6 +6,9 @@ export type {
   DeclineLimitOptions,
   GatewayCredentials,
   OrderChangedEvent,
+  PageIntegrityReport,
+  PaymentPageHeaderOptions,
+  PaymentPageHeaders,
   PaymentEvent,
   PaymentMethodKind,
   PaymentMethodName,
@@ -36,6 +39,7 @@ export type {
 } from '@pg-checkout/server';
 export {
   CheckoutError,
+  paymentPageHeaders,
   RefundError,
   stderrLogger,
   MemoryStore,

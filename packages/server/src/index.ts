@@ -21,6 +21,7 @@ export type {
   DeclineLimitOptions,
   GatewayCredentials,
   OrderChangedEvent,
+  PageIntegrityReport,
   PaymentEvent,
   PaymentMethodKind,
   PaymentMethodName,
@@ -47,6 +48,12 @@ export type { CheckoutStore } from './stores/store.js';
 export { MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
 export { RedisStore, type RedisStoreOptions } from './stores/redis.js';
 export type { BodyKind, HttpAnswer, HttpExchange } from './http/exchange.js';
+export {
+  paymentPageHeaders,
+  TRUSTED_TYPES_POLICIES,
+  type PaymentPageHeaderOptions,
+  type PaymentPageHeaders,
+} from './http/payment-page-headers.js';
 export type { Route } from './http/routes.js';
 export {
   ATTEMPT_TRANSITIONS,

@@ -177,6 +177,22 @@ export interface DeclineLimitOptions {
   windowMs?: number | undefined;
 }
 
+/** One report of a payment page, as `onPageIntegrityReport` gets it: normalized, every field bounded. */
+export interface PageIntegrityReport {
+  /** A CSP (or Trusted Types) violation, an `Integrity-Policy` refusal, or a script the page's reporter saw fail. */
+  kind: 'csp-violation' | 'integrity-violation' | 'script-error';
+  /** The page's origin and path (no query, no fragment), at most 512 characters. */
+  documentUrl: string;
+  /** The refused resource's origin and path, or `inline`, `eval`, `trusted-types-sink`...; '' when none. */
+  blockedUrl: string;
+  /** The directive at fault (`script-src-elem`, `require-trusted-types-for`), '' when none; at most 64. */
+  directive: string;
+  /** `enforce` (refused) or `report` (report-only). */
+  disposition: 'enforce' | 'report';
+  /** When the middleware received it (epoch ms). */
+  receivedAt: number;
+}
+
 /** A scope that reached its decline limit: handed to `onSuspectedCardTesting`. Counts only, no card data. */
 export interface CardTestingEvent {
   /** What reached its limit: one order, one signed-in shopper, or one client (address or IPv6 network). */
@@ -258,6 +274,12 @@ export interface CheckoutOptions<Req = unknown> {
   onRefundCompleted?: ((event: RefundEvent) => void | Promise<void>) | undefined;
   /** A verified, de-duplicated webhook. Throwing makes the route answer 5xx so the gateway retries. */
   onWebhook?: ((event: WebhookEvent) => void | Promise<void>) | undefined;
+  /**
+   * A report from a payment page (`POST {mount}/reports`): a CSP or Trusted Types violation, a script
+   * refused for its integrity (PCI DSS 11.6.1 asks for an alert). Validated, bounded and rate-limited
+   * first; a throw is logged, never answered. Reports come from browsers: anyone can send one.
+   */
+  onPageIntegrityReport?: ((report: PageIntegrityReport) => void | Promise<void>) | undefined;
   /** Where log lines go; card data is redacted first. Default: warnings and errors to stderr. */
   logger?: CheckoutLogger | undefined;
   /** Default: `'production'` when `NODE_ENV` is `production`, else `'development'`. */

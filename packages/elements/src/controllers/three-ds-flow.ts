@@ -13,6 +13,7 @@ import { methodPosted } from '../internal/method-posted.js';
 import { pageClock, sleep, type Clock } from '../internal/sleep.js';
 import { ChallengeFrame } from './challenge-frame.js';
 import { LocalizeController } from './localize.js';
+import { methodHtml } from '../internal/trusted-html.js';
 
 export type Phase = 'idle' | 'method' | 'challenge' | 'resuming';
 
@@ -320,7 +321,7 @@ export class ThreeDSFlowController {
     this.setView({
       methodSource: action.methodUrl
         ? { src: action.methodUrl }
-        : { srcdoc: action.tdsMethodContent },
+        : { srcdoc: methodHtml(action.tdsMethodContent) },
       phase: 'method',
     });
     host.dispatchEvent(createPg3dsStartEvent({ reference, version: 2, step: 'method' }));

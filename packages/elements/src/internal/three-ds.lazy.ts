@@ -46,22 +46,26 @@ let loading: Promise<boolean> | undefined;
  * named in the console, when it cannot load; the next payment tries again.
  */
 export const threeDSReady = (): Promise<boolean> =>
-  (loading ??= load().then(
-    (m) => {
-      Pg3dsV1 = m.Pg3dsV1;
-      Pg3dsV2 = m.Pg3dsV2;
-      flow = m.checkoutFlow;
-      return true;
-    },
-    (error: unknown) => {
-      console.error(
-        `pg-checkout: ${FILE} (3-D Secure) could not be loaded beside the script`,
-        error,
-      );
-      loading = undefined;
-      return false;
-    },
-  ));
+  // After a microtask: called while this file runs (a `<pg-3ds-*>` already in the page), `shared()` would
+  // otherwise read LocalizeController before its module ran and hand the chunk `undefined`.
+  (loading ??= Promise.resolve()
+    .then(load)
+    .then(
+      (m) => {
+        Pg3dsV1 = m.Pg3dsV1;
+        Pg3dsV2 = m.Pg3dsV2;
+        flow = m.checkoutFlow;
+        return true;
+      },
+      (error: unknown) => {
+        console.error(
+          `pg-checkout: ${FILE} (3-D Secure) could not be loaded beside the script`,
+          error,
+        );
+        loading = undefined;
+        return false;
+      },
+    ));
 
 /** The drop-in's steps from Pay to the outcome, which `pg-checkout.3ds.js` carries too (controllers/flow-ready.ts). */
 export const flowReady = (): Promise<typeof Flow | undefined> => threeDSReady().then(() => flow);

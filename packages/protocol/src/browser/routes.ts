@@ -40,6 +40,11 @@ export interface BrowserRoutes {
   'GET /cards': Route<undefined, { success: true; cards: SavedCard[] }>;
   'POST /cards': Route<SaveCardRequest, { success: true; card: SavedCard }>;
   'DELETE /cards/:token': Route<undefined, { success: true }>;
+  /**
+   * A payment page's reports (CSP, Integrity-Policy, the page's reporter): `application/reports+json`,
+   * `application/csp-report` or `application/json`; answers 204 with no body.
+   */
+  'POST /reports': Route<unknown, ''>;
   /** Gateway -> merchant: the raw body, verified by its hash. */
   'POST /webhooks/notify': Route<string, { success: true; duplicate?: true; ignored?: true }>;
   'POST /webhooks/payout': Route<string, { success: true; duplicate?: true }>;

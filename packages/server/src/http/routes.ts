@@ -19,6 +19,7 @@ import { methodContent, sessionAttempt } from '../use-cases/three-ds-pages.js';
 import { receiveWebhook } from '../use-cases/webhooks.js';
 import { jsonAnswer, type BodyKind, type HttpAnswer, type HttpExchange } from './exchange.js';
 import { callerFor, ownedReference } from './guards.js';
+import { reportRoute } from './report-route.js';
 
 /** Method and Express-style path of one key of the route map (`@pg-checkout/protocol/browser`). */
 type RouteKey<R extends BrowserRoute = BrowserRoute> = R extends BrowserRoute
@@ -269,4 +270,5 @@ export const ROUTES: readonly Route[] = [
   },
   webhookRoute('payment'),
   webhookRoute('payout'),
+  reportRoute,
 ];

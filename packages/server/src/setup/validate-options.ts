@@ -23,6 +23,7 @@ const KNOWN_KEYS = [
   'onSuspectedCardTesting',
   'onRefundCompleted',
   'onWebhook',
+  'onPageIntegrityReport',
   'logger',
   'environment',
   'bodyLimit',
@@ -165,6 +166,7 @@ const schema = z.strictObject({
   onSuspectedCardTesting: fn.optional(),
   onRefundCompleted: fn.optional(),
   onWebhook: fn.optional(),
+  onPageIntegrityReport: fn.optional(),
   logger: z
     .looseObject(
       { info: fn, warn: fn, error: fn },
