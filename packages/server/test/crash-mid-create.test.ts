@@ -17,8 +17,7 @@ const ORDER = { amount: 14_900, currency: 'ZAR', reference: 'cart-crash' };
 
 function twoInstances(reusedReference: 'refuse' | 'new-transaction') {
   const store = new MemoryStore();
-  const gateway = new FakeGateway();
-  gateway.reusedReference = reusedReference;
+  const gateway = new FakeGateway({ duplicateReference: reusedReference });
   const a = coreHarness({ store, gateway, resolveOrder: () => ORDER });
   const b = coreHarness({ store, gateway, resolveOrder: () => ORDER });
   return { store, gateway, a, b };

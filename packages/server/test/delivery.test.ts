@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import type { Sandbox } from '@pg-checkout/sandbox';
 import {
   createCheckoutHandler,
   MemoryStore,
@@ -22,6 +22,7 @@ import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank
 import { FlakyStore } from '@pg-checkout/test-helpers/flaky-store';
 import { cardBody, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
 import { sleep, until } from './helpers/wait.js';
+import { startTestSandbox } from '@pg-checkout/test-helpers/sandbox';
 
 type Handler = CheckoutHandler & CheckoutSweep;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -51,7 +52,7 @@ let current: Handler | undefined;
 let orders = 0;
 
 before(async () => {
-  sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+  sandbox = await startTestSandbox();
   // No handler yet: 503, as a server between two instances would answer.
   served = await serveHandler(() => current ?? (async () => new Response(null, { status: 503 })));
   base = served.base;

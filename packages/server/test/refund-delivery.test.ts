@@ -8,7 +8,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import type { Sandbox } from '@pg-checkout/sandbox';
 import {
   createCheckoutHandler,
   MemoryStore,
@@ -18,6 +18,7 @@ import {
 import { inMemoryTelemetry, sumOf } from './helpers/telemetry.js';
 import { cardBody, serveHandler } from '@pg-checkout/test-helpers/fetch-server';
 import { sleep, until } from './helpers/wait.js';
+import { startTestSandbox } from '@pg-checkout/test-helpers/sandbox';
 
 type Handler = ReturnType<typeof createCheckoutHandler>;
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -48,7 +49,7 @@ let current: Handler | undefined;
 let orders = 0;
 
 before(async () => {
-  sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+  sandbox = await startTestSandbox();
   // No handler yet: 503, as a server between two instances would answer.
   served = await serveHandler(() => current ?? (async () => new Response(null, { status: 503 })));
   base = served.base;

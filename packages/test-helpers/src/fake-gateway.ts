@@ -5,6 +5,7 @@ import type {
   LookupRecord,
   PaymentOutcome,
 } from '@pg-checkout/server';
+import { testProfile } from './profile.js';
 
 interface RefundInput {
   reference?: string;
@@ -82,20 +83,17 @@ export class FakeGateway implements CheckoutGateway {
   afterCreate: (() => void) | undefined;
   /** Next create call records the payment, then never answers (the instance that sent it died). */
   createHangs = false;
-  /**
-   * A reused merchant reference: refused (fin094) as the default sandbox does, or made a new
-   * transaction, which the spec also allows (the strict sandbox's answer).
-   */
-  reusedReference: 'refuse' | 'new-transaction' = 'refuse';
   readonly vault = new Map<string, string>();
   readonly options: Required<FakeGatewayOptions>;
   /** Next refund call: `'processed'` records the refund then times out; `'lost'` times out before. */
   refundFault: 'processed' | 'lost' | undefined;
 
   constructor(options: FakeGatewayOptions = {}) {
+    // Unset, each follows the tests' sandbox profile (SANDBOX_PROFILE=strict: the spec's least helpful answer).
+    const strict = testProfile() === 'strict';
     this.options = {
-      overRefund: options.overRefund ?? 'refuse',
-      duplicateReference: options.duplicateReference ?? 'refuse',
+      overRefund: options.overRefund ?? (strict ? 'accept' : 'refuse'),
+      duplicateReference: options.duplicateReference ?? (strict ? 'new-transaction' : 'refuse'),
       refundLatencyMs: options.refundLatencyMs ?? 0,
     };
   }
@@ -334,7 +332,7 @@ export class FakeGateway implements CheckoutGateway {
 
   /** One merchant reference, one transaction: as the sandbox, a reused one is refused (fin094). */
   #refuseDuplicate(merchantReference: string): void {
-    if (this.reusedReference === 'new-transaction') return;
+    if (this.options.duplicateReference === 'new-transaction') return;
     for (const txn of this.txns.values())
       if (txn.merchantReference === merchantReference)
         throw new DuplicateReferenceError(

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express, { type Router } from 'express';
 import { GatewayClient } from '@pg-checkout/node';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import type { Sandbox } from '@pg-checkout/sandbox';
 import { createCheckout } from '@pg-checkout/express';
 import {
   createCheckoutHandler,
@@ -11,6 +11,7 @@ import {
 } from '@pg-checkout/server';
 import { header, type Adapter, type AnyRequest } from './adapters.js';
 import { serveHandler } from './fetch-server.js';
+import { startTestSandbox } from './sandbox.js';
 
 export const PAGE_ORIGIN = 'https://shop.test';
 
@@ -47,7 +48,7 @@ export async function startSandboxApp(
   adapter: Adapter = 'express',
 ): Promise<SandboxApp> {
   // A shared sandbox belongs to the caller, who closes it.
-  const sandbox = shared ?? (await createSandbox({ port: 0, host: '127.0.0.1' }));
+  const sandbox = shared ?? (await startTestSandbox());
   const client = new GatewayClient({
     token: sandbox.token,
     secret: sandbox.secret,

@@ -1,5 +1,6 @@
 import { GatewayClient } from '@pg-checkout/node';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import type { Sandbox } from '@pg-checkout/sandbox';
+import { startTestSandbox } from './sandbox.js';
 
 /** A sandbox on 127.0.0.1 (port 0) and a gateway client of it, as the refund tests start them. */
 export interface SandboxClient {
@@ -12,7 +13,7 @@ export interface SandboxClient {
 export async function startSandboxClient(
   options: Partial<ConstructorParameters<typeof GatewayClient>[0]> = {},
 ): Promise<SandboxClient> {
-  const sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+  const sandbox = await startTestSandbox();
   const client = new GatewayClient({
     baseUrl: sandbox.url,
     token: sandbox.token,

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { GatewayClient } from '@pg-checkout/node';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import type { Sandbox } from '@pg-checkout/sandbox';
 import { createCheckout } from '@pg-checkout/express';
 import { MemoryStore, type OrderChangedEvent } from '../../src/index.js';
 import type { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
@@ -16,6 +16,7 @@ import {
 import { holdClock } from '@pg-checkout/test-helpers/clock';
 import { header, overAdapters } from '@pg-checkout/test-helpers/adapters';
 import { appForSuite } from '@pg-checkout/test-helpers/suite';
+import { startTestSandbox } from '@pg-checkout/test-helpers/sandbox';
 
 overAdapters((adapter) => {
   const startApp = startAppOver(adapter);
@@ -168,7 +169,7 @@ overAdapters((adapter) => {
   describe('a wrong gateway base URL', () => {
     let sandbox: Sandbox;
     before(async () => {
-      sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+      sandbox = await startTestSandbox();
     });
     after(() => sandbox.close());
 

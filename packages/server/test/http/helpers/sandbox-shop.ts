@@ -1,10 +1,11 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
+import type { Sandbox } from '@pg-checkout/sandbox';
 import type { CheckoutStore } from '../../../src/index.js';
 import { startSandboxApp, type SandboxApp } from '@pg-checkout/test-helpers/sandbox-app';
 import type { Adapter } from '@pg-checkout/test-helpers/adapters';
 import { challengeAcrossInstances } from './checkout-flows.js';
+import { startTestSandbox } from '@pg-checkout/test-helpers/sandbox';
 
 /** A suite whose subject is a store under load: a hang (a request that never answers) fails the file instead of stalling the run. */
 export const UNDER_LOAD = { timeout: 180_000 };
@@ -41,7 +42,7 @@ export function sandboxShop<S extends { stop(): Promise<void> } | undefined = un
   const log = (message: string, fields?: unknown) => void shop.logged.push({ message, fields });
   before(async () => {
     shop.servers = (await setup.servers?.()) as S;
-    shop.sandbox = await createSandbox({ port: 0, host: '127.0.0.1' });
+    shop.sandbox = await startTestSandbox();
     for (const adapter of setup.adapters) {
       const options = {
         store: setup.store(shop.servers),
