@@ -20,6 +20,8 @@ import { elementsDist, repoRoot, webDist } from './build.js';
 import type { DemoConfig } from './config.js';
 import { ShopperSessions } from './cookies.js';
 import { withRenderedCheckout } from './checkout-ssr.js';
+import { compressedStatic, compressSent } from './compress.js';
+import { withCriticalCss } from './critical-css.js';
 import { cspMiddleware, withNonce } from './csp.js';
 import { openDatabase, type Database, type DatabaseConfig } from './db.js';
 import { errorHandler } from './errors.js';
@@ -179,6 +181,8 @@ async function startWith(
   app.disable('x-powered-by');
   // Which hops may say the client's address and scheme (req.ip, req.secure and so Secure cookies).
   app.set('trust proxy', options.trustProxy);
+  // Pages and the shop's JSON leave compressed when the browser asks (files: compressedStatic below).
+  app.use(compressSent());
 
   // Records every webhook the gateway sends and whether the middleware accepted it.
   app.use('/checkout/webhooks', (req, res, next) => {
@@ -396,7 +400,7 @@ async function startWith(
     const session = sessions.ensure(req, res);
     const cart = cartView(await orders.current(session));
     const payLabel = `Pay ${formatAmount(cart.amount, cart.currency)}`;
-    const markup = await withRenderedCheckout(built('index.html'), payLabel);
+    const markup = withCriticalCss(await withRenderedCheckout(built('index.html'), payLabel));
     res.type('html').send(withNonce(markup, String(res.locals.nonce)));
   });
   pages.get(['/esm', '/esm.html'], sendBuilt('esm.html'));
@@ -421,8 +425,11 @@ async function startWith(
   );
   app.use(pages);
 
-  app.use('/assets', express.static(join(webDist, 'assets'), { immutable: true, maxAge: '1y' }));
-  app.get('/shop.css', (_req, res) => res.sendFile(join(repoRoot, 'demo-server/web/src/shop.css')));
+  // Vite's names carry a content hash: cached for a year. The elements' and shop.css's names do not.
+  app.use('/assets', compressedStatic(join(webDist, 'assets'), { immutable: true }));
+  const shopStyle = compressedStatic(join(repoRoot, 'demo-server/web/src'), { immutable: false });
+  app.get('/shop.css', shopStyle);
+  app.use('/elements', compressedStatic(elementsDist, { immutable: false }));
   app.use('/elements', express.static(elementsDist));
   app.get('/favicon.ico', (_req, res) => res.status(204).end());
 
