@@ -7,6 +7,7 @@ import express, { type Request, type Response } from 'express';
 import {
   CheckoutError,
   createCheckout,
+  formNotice,
   type CheckoutLogger,
   type PaymentEvent,
   type ResolveOrderContext,
@@ -400,7 +401,15 @@ async function startWith(
     const session = sessions.ensure(req, res);
     const cart = cartView(await orders.current(session));
     const payLabel = `Pay ${formatAmount(cart.amount, cart.currency)}`;
-    const markup = withCriticalCss(await withRenderedCheckout(built('index.html'), payLabel));
+    // A real form: with no script (blocked, failed, not arrived) the card still pays by a form post.
+    const { token } = await checkout.formToken(req, res);
+    const declined = typeof req.query.pg_declined === 'string' ? req.query.pg_declined : undefined;
+    const markup = withCriticalCss(
+      await withRenderedCheckout(built('index.html'), payLabel, {
+        token,
+        notice: formNotice(declined),
+      }),
+    );
     res.type('html').send(withNonce(markup, String(res.locals.nonce)));
   });
   pages.get(['/esm', '/esm.html'], sendBuilt('esm.html'));

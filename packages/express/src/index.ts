@@ -31,12 +31,14 @@ export type {
   CheckoutErrorCode,
   CheckoutLogger,
   CheckoutStore,
+  FormToken,
   MemoryStoreOptions,
   RedisStoreOptions,
 } from '@pg-checkout/server';
 export {
   CheckoutError,
   RefundError,
+  formNotice,
   stderrLogger,
   MemoryStore,
   RedisStore,

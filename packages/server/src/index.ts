@@ -48,6 +48,8 @@ export { MemoryStore, type MemoryStoreOptions } from './stores/memory.js';
 export { RedisStore, type RedisStoreOptions } from './stores/redis.js';
 export type { BodyKind, HttpAnswer, HttpExchange } from './http/exchange.js';
 export type { Route } from './http/routes.js';
+export { type FormToken } from './http/form-token.js';
+export { formNotice } from './http/form-pages.js';
 export {
   ATTEMPT_TRANSITIONS,
   orderStatusOf,

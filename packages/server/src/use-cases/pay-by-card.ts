@@ -10,7 +10,7 @@ import { enforceLimits } from '../limits/limits.js';
 import { maskPan } from '../cards/mask.js';
 import { callbackUrl } from '../http/route-url.js';
 import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../order/outcomes.js';
-import type { PaymentRecord } from '../order/records.js';
+import type { FormStart, PaymentRecord } from '../order/records.js';
 import { findSavedCard, registerCard, settleSavedCard } from '../cards/saved-cards.js';
 import type { CreatePaymentCommand } from './schemas.js';
 import { recordAnswer } from '../order/book.js';
@@ -70,6 +70,7 @@ export async function payByCard(
   cmd: CreatePaymentCommand,
   caller: Caller,
   ctx: Context,
+  { form }: { form?: FormStart } = {},
 ): Promise<OwnedPaymentState> {
   if (!ctx.methods.includes('card'))
     throw new CheckoutError('method_not_enabled', 'Card payments are not offered here.');
@@ -100,7 +101,8 @@ export async function payByCard(
       if (paidNow) return alreadyPaidBy(paidNow);
       // Checked under the lock, right before the one create: the total charged is the one shown.
       return (
-        amountChanged(cmd.shown, order) ?? sendCreate(ctx, cmd, caller, order, book, shopperId)
+        amountChanged(cmd.shown, order) ??
+        sendCreate(ctx, cmd, caller, order, book, shopperId, form)
       );
     },
     { waitMs: CREATE_LOCK_WAIT_MS },
@@ -115,6 +117,7 @@ async function sendCreate(
   order: CheckoutOrder,
   book: OrderSession,
   shopperId: string | undefined,
+  form: FormStart | undefined,
 ): Promise<OwnedPaymentState> {
   const gateway = await ctx.gateway();
   const { clientIp } = caller;
@@ -150,6 +153,7 @@ async function sendCreate(
     method: methodOf(cmd),
     ...(shopperId ? { shopperId } : {}),
     ...(pendingCard ? { pendingCard } : {}),
+    ...(form ? { form } : {}),
   };
   let outcome: PaymentOutcome;
   try {
