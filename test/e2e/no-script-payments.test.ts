@@ -14,7 +14,13 @@ import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { assertNoCardData } from '../support/card-data.js';
 import { startShop, type Shop } from '../support/shop.js';
 
-const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+// UPDATE_SCREENSHOTS=1 writes the picture into docs/screenshots, as the engines' tests do.
+const SCREENSHOTS = fileURLToPath(
+  new URL(
+    process.env.UPDATE_SCREENSHOTS ? '../../docs/screenshots/' : '../../test-results/screenshots/',
+    import.meta.url,
+  ),
+);
 
 let shop: Shop;
 let browser: Browser;

@@ -72,6 +72,7 @@ async function threeDSAnswer(
   ctx: Context,
   threeDS: ThreeDSAction,
   merchantReference: string,
+  mount: string,
 ): Promise<HttpAnswer> {
   if (threeDS.version === 1)
     return bankPage(threeDS.acsUrl, {
@@ -85,16 +86,20 @@ async function threeDSAnswer(
       threeDSSessionData: threeDS.threeDSSessionData,
     });
   const session = await ctx.secrets.sessionToken(merchantReference);
-  const next = routeUrl(ctx.publicUrl, 'GET /form/:session/continue', { session });
+  const next = routeUrl(mount, 'GET /form/:session/continue', { session });
   return methodStepPage(threeDS.tdsMethodContent, next);
 }
 
-/** What a form payment's state answers: the shop's result page, the next bank step, or the form again. */
+/**
+ * What a form payment's state answers: the shop's result page, the next bank step, or the form again.
+ * `mount` is where this browser reached the middleware (its form cookie is that origin's).
+ */
 export async function formAnswer(
   ctx: Context,
   state: PaymentState,
   form: FormStart,
   merchantReference: string,
+  mount = ctx.publicUrl,
 ): Promise<HttpAnswer> {
   if (state.status === 'approved') {
     const success = ctx.options.redirectUrls?.success;
@@ -103,7 +108,7 @@ export async function formAnswer(
       : noticePage(200, 'Payment approved', 'Thank you. Your payment was approved.');
   }
   if (state.status === 'authenticating')
-    return threeDSAnswer(ctx, state.threeDS, merchantReference);
+    return threeDSAnswer(ctx, state.threeDS, merchantReference, mount);
   if (state.status === 'pending')
     return noticePage(
       200,
@@ -112,6 +117,10 @@ export async function formAnswer(
     );
   return backWith(form.page, state.code);
 }
+
+/** The middleware's URL on the origin this request reached it by (a page's own origin, its cookie's). */
+const mountOf = (ctx: Context, ex: HttpExchange): string =>
+  ex.origin ? ex.origin + new URL(ctx.publicUrl).pathname : ctx.publicUrl;
 
 const expired = (page: string) =>
   noticePage(
@@ -156,7 +165,7 @@ const payRoute: Route = {
         state.reference && state.clientSecret
           ? await ctx.secrets.ownsPayment(state.reference, state.clientSecret)
           : undefined;
-      return await formAnswer(ctx, state, form, merchantReference ?? '');
+      return await formAnswer(ctx, state, form, merchantReference ?? '', mountOf(ctx, ex));
     } catch (error) {
       if (error instanceof CheckoutError && error.status < 500) return backWith(page, error.code);
       throw error;
@@ -188,7 +197,7 @@ const continueRoute: Route = {
     });
     try {
       const state = await confirmStep2(record, caller, ctx);
-      return await formAnswer(ctx, state, record.form, record.merchantReference);
+      return await formAnswer(ctx, state, record.form, record.merchantReference, mountOf(ctx, ex));
     } catch (error) {
       if (error instanceof CheckoutError && error.status < 500)
         return backWith(record.form.page, error.code);
