@@ -191,6 +191,11 @@ try {
       ),
       row(
         l.connections,
+        'plain Express route, lookup then create (the same gateway calls)',
+        l.expressSameCalls,
+      ),
+      row(
+        l.connections,
         'createCheckout (express)',
         l.express,
         `${fmt(l.ratio, 2)} / +${fmt(l.addedP50, 2)} ms`,
@@ -223,6 +228,13 @@ try {
       `info    a plain Express route reaches ${fmt(loaded.expressRouteRatio, 2)} of the floor by itself; ` +
         `createCheckout reaches ${fmt(loaded.express.rps / loaded.expressRoute.rps, 2)} of that route ` +
         `(${loaded.connections} connections)`,
+    );
+    console.log(
+      `createCheckout reaches ${fmt(loaded.sameCallsRatio, 2)} of a plain Express route making the same gateway calls (${loaded.connections} connections)`,
+    );
+    goal(
+      `createCheckout ${fmt(loaded.sameCallsRatio, 2)} of a plain Express route making the same gateway calls >= 0.95`,
+      loaded.sameCallsRatio >= 0.95,
     );
   }
 

@@ -5,7 +5,7 @@ import { callerOf } from '../use-cases/caller.js';
 import { completionPage, methodPageCsp, type CompletionKind } from './html.js';
 import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../use-cases/schemas.js';
 import { ipVersion } from '../limits/ip.js';
-import { attemptReference } from '../order/ledger.js';
+import { attemptReference, learnOrder } from '../order/ledger.js';
 import type { OwnedPaymentState } from '../payment-state.js';
 import { httpStatusOf } from './state-status.js';
 import { statusOf } from './status-table.js';
@@ -169,6 +169,8 @@ export const ROUTES: readonly Route[] = [
         clientIp: '',
         pageOrigin: undefined,
       }).order(undefined);
+      // The checkout loads the order: "charged already?" is asked now, off the Pay click (not awaited).
+      void learnOrder(ctx, order.reference);
       return jsonAnswer(200, {
         success: true,
         amount: order.amount,
