@@ -31,8 +31,9 @@ export async function buildAssets(log: (line: string) => void = console.log): Pr
   const elementsSrc = join(repoRoot, 'packages/elements/src');
   if (!isFresh(join(elementsDist, 'pg-checkout.js'), elementsSrc)) {
     log('Building @pg-checkout/elements…');
-    const result = spawnSync('npm', ['run', 'build', '-w', '@pg-checkout/elements'], {
-      cwd: repoRoot,
+    // The JavaScript the shop serves only: `npm run build -w @pg-checkout/elements` adds the types.
+    const result = spawnSync(process.execPath, ['scripts/build.mjs', '--no-types'], {
+      cwd: join(repoRoot, 'packages/elements'),
       stdio: 'inherit',
     });
     if (result.status !== 0) throw new Error('Building @pg-checkout/elements failed');
