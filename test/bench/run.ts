@@ -21,6 +21,7 @@ import { benchTelemetryCpu } from './telemetry-cpu.js';
 import { benchStores } from './store-bench.js';
 import { benchTelemetry } from './telemetry-bench.js';
 import { printFailover, printRedisRoutes } from './redis-report.js';
+import { benchPayToCreate } from './pay-to-create.js';
 
 const PARTS = [
   'signing',
@@ -32,6 +33,7 @@ const PARTS = [
   'failover',
   'browser',
   'slow3g',
+  'pay-to-create',
   'reconcile',
   'telemetry',
   'telemetry-cpu',
@@ -415,6 +417,13 @@ if (want('slow3g')) {
       fmt(r.shift, 3),
     ]),
   );
+  console.log(
+    `No JavaScript (Slow 3G, median of ${n.loads}): Pay to the shop's result page ${n.noScript
+      .map((r) => `${fmt(r.payToResult)} ms (CPU ${r.cpu === 1 ? 'as is' : `${r.cpu}x slower`})`)
+      .join(
+        ', ',
+      )}, a form post, the middleware's 303 and the result page (card 4111…1111, no 3-D Secure)\n`,
+  );
   for (const r of n.rows)
     if (r.shifts.length)
       console.log(
@@ -445,6 +454,16 @@ if (want('slow3g')) {
         r.sameTrip,
       );
   }
+}
+
+if (want('pay-to-create')) {
+  const p = await benchPayToCreate();
+  console.log(
+    `## From Pay's arrival to the create leaving (median of ${p.payments}, sandbox on loopback)\n\n` +
+      `- order not loaded first (the charged-already lookup on the click): ${fmt(p.cold, 2)} ms\n` +
+      `- order loaded first (GET /config; the lookup kept with the order): ${fmt(p.loaded, 2)} ms\n` +
+      `A real gateway adds one round trip to the first figure only.\n`,
+  );
 }
 
 console.log(
