@@ -27,7 +27,7 @@ import { cspMiddleware, withNonce } from './csp.js';
 import { openDatabase, type Database, type DatabaseConfig } from './db.js';
 import { errorHandler } from './errors.js';
 import { describeMeta, safeLine } from './log.js';
-import { formatAmount, page } from './html.js';
+import { escapeHtml, formatAmount, page } from './html.js';
 import { networkOf, WindowLimit } from './limits.js';
 import { handlePaymentWebhook } from './notifications.js';
 import {
@@ -413,7 +413,26 @@ async function startWith(
     res.type('html').send(withNonce(markup, String(res.locals.nonce)));
   });
   pages.get(['/esm', '/esm.html'], sendBuilt('esm.html'));
-  pages.get(['/result', '/result.html'], sendBuilt('result.html'));
+  // The result page says a paid order's result from the server too: a shopper whose payment needed no
+  // script (the card form's post) may run none here either; until then it looks again by itself.
+  pages.get(['/result', '/result.html'], async (req, res) => {
+    const order = await orders.current(sessions.ensure(req, res));
+    const shell = built('result.html');
+    const paid = order?.status === 'paid' && order.paid;
+    const markup = paid
+      ? shell
+          .replace(/(<h1 id="result-title">)[^<]*/, (_, open: string) => `${open}Thank you!`)
+          .replace(
+            /(<p id="result-detail" role="status">)/,
+            (_, open: string) =>
+              `${open}Your payment of ${escapeHtml(formatAmount(paid.amount, paid.currency))} went through. A confirmation follows by e-mail.`,
+          )
+      : shell.replace(
+          '</head>',
+          '<noscript><meta http-equiv="refresh" content="3"></noscript></head>',
+        );
+    res.type('html').send(withNonce(markup, String(res.locals.nonce)));
+  });
   pages.get(['/script-tag', '/script-tag.html'], (req, res) => {
     sessions.ensure(req, res);
     res.type('html').send(scriptTagPage(String(res.locals.nonce)));

@@ -90,6 +90,12 @@ describe('a card payment with JavaScript off', () => {
       const made = (await payments()).slice(before);
       assert.equal(made.length, 1);
       assert.ok(['AUTHORIZED', 'SETTLED'].includes(made[0]!.status), made[0]!.status);
+      // Said by the server (the page looks again by itself until the shop recorded the payment).
+      await page.getByRole('heading', { name: 'Thank you!' }).waitFor({ timeout: 15_000 });
+      assert.match(
+        (await page.locator('#result-detail').textContent())!,
+        /Your payment of R\s149,00 went through/,
+      );
     } finally {
       await context.close();
     }
