@@ -7,6 +7,7 @@ import express, { type Request, type Response } from 'express';
 import {
   CheckoutError,
   createCheckout,
+  formNotice,
   type CheckoutLogger,
   type PaymentEvent,
   type ResolveOrderContext,
@@ -20,11 +21,13 @@ import { elementsDist, repoRoot, webDist } from './build.js';
 import type { DemoConfig } from './config.js';
 import { ShopperSessions } from './cookies.js';
 import { withRenderedCheckout } from './checkout-ssr.js';
+import { compressedStatic, compressSent } from './compress.js';
+import { withCriticalCss } from './critical-css.js';
 import { cspMiddleware, withNonce } from './csp.js';
 import { openDatabase, type Database, type DatabaseConfig } from './db.js';
 import { errorHandler } from './errors.js';
 import { describeMeta, safeLine } from './log.js';
-import { formatAmount, page } from './html.js';
+import { escapeHtml, formatAmount, page } from './html.js';
 import { networkOf, WindowLimit } from './limits.js';
 import { handlePaymentWebhook } from './notifications.js';
 import {
@@ -183,6 +186,8 @@ async function startWith(
   app.disable('x-powered-by');
   // Which hops may say the client's address and scheme (req.ip, req.secure and so Secure cookies).
   app.set('trust proxy', options.trustProxy);
+  // Pages and the shop's JSON leave compressed when the browser asks (files: compressedStatic below).
+  app.use(compressSent());
 
   // Records every webhook the gateway sends and whether the middleware accepted it.
   app.use('/checkout/webhooks', (req, res, next) => {
@@ -401,11 +406,38 @@ async function startWith(
     const session = sessions.ensure(req, res);
     const cart = cartView(await orders.current(session));
     const payLabel = `Pay ${formatAmount(cart.amount, cart.currency)}`;
-    const markup = await withRenderedCheckout(built('index.html'), payLabel);
+    // A real form: with no script (blocked, failed, not arrived) the card still pays by a form post.
+    const { token } = await checkout.formToken(req, res);
+    const declined = typeof req.query.pg_declined === 'string' ? req.query.pg_declined : undefined;
+    const markup = withCriticalCss(
+      await withRenderedCheckout(built('index.html'), payLabel, {
+        token,
+        notice: formNotice(declined),
+      }),
+    );
     res.type('html').send(withNonce(markup, String(res.locals.nonce)));
   });
   pages.get(['/esm', '/esm.html'], sendBuilt('esm.html'));
-  pages.get(['/result', '/result.html'], sendBuilt('result.html'));
+  // The result page says a paid order's result from the server too: a shopper whose payment needed no
+  // script (the card form's post) may run none here either; until then it looks again by itself.
+  pages.get(['/result', '/result.html'], async (req, res) => {
+    const order = await orders.current(sessions.ensure(req, res));
+    const shell = built('result.html');
+    const paid = order?.status === 'paid' && order.paid;
+    const markup = paid
+      ? shell
+          .replace(/(<h1 id="result-title">)[^<]*/, (_, open: string) => `${open}Thank you!`)
+          .replace(
+            /(<p id="result-detail" role="status">)/,
+            (_, open: string) =>
+              `${open}Your payment of ${escapeHtml(formatAmount(paid.amount, paid.currency))} went through. A confirmation follows by e-mail.`,
+          )
+      : shell.replace(
+          '</head>',
+          '<noscript><meta http-equiv="refresh" content="3"></noscript></head>',
+        );
+    res.type('html').send(withNonce(markup, String(res.locals.nonce)));
+  });
   pages.get(['/script-tag', '/script-tag.html'], (req, res) => {
     sessions.ensure(req, res);
     res.type('html').send(scriptTagPage(String(res.locals.nonce)));
@@ -426,8 +458,11 @@ async function startWith(
   );
   app.use(pages);
 
-  app.use('/assets', express.static(join(webDist, 'assets'), { immutable: true, maxAge: '1y' }));
-  app.get('/shop.css', (_req, res) => res.sendFile(join(repoRoot, 'demo-server/web/src/shop.css')));
+  // Vite's names carry a content hash: cached for a year. The elements' and shop.css's names do not.
+  app.use('/assets', compressedStatic(join(webDist, 'assets'), { immutable: true }));
+  const shopStyle = compressedStatic(join(repoRoot, 'demo-server/web/src'), { immutable: false });
+  app.get('/shop.css', shopStyle);
+  app.use('/elements', compressedStatic(elementsDist, { immutable: false }));
   app.use('/elements', express.static(elementsDist));
   app.get('/favicon.ico', (_req, res) => res.status(204).end());
 

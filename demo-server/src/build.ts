@@ -33,8 +33,9 @@ export async function buildAssets(log: (line: string) => void = console.log): Pr
   const elementsBuild = join(repoRoot, 'packages/elements/scripts');
   if (!isFresh(join(elementsDist, 'integrity.json'), elementsSrc, elementsBuild)) {
     log('Building @pg-checkout/elements…');
-    const result = spawnSync('npm', ['run', 'build', '-w', '@pg-checkout/elements'], {
-      cwd: repoRoot,
+    // The JavaScript the shop serves only: `npm run build -w @pg-checkout/elements` adds the types.
+    const result = spawnSync(process.execPath, ['scripts/build.mjs', '--no-types'], {
+      cwd: join(repoRoot, 'packages/elements'),
       stdio: 'inherit',
     });
     if (result.status !== 0) throw new Error('Building @pg-checkout/elements failed');

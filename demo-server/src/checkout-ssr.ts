@@ -6,6 +6,7 @@
 import { render } from '@lit-labs/ssr';
 import { collectResult } from '@lit-labs/ssr/lib/render-result.js';
 import { html } from 'lit';
+import { escapeHtml } from './html.js';
 
 /**
  * The drop-in's module, named at run time: it is browser code (type-checked in its own package with the
@@ -22,7 +23,11 @@ const DROP_IN = /<pg-checkout\b[^>]*><\/pg-checkout>/;
  * the drop-in will write it once it read the order ("Pay R 149,00"), for the server's render only: in the
  * browser the drop-in's own reading of the order takes over.
  */
-export async function withRenderedCheckout(page: string, payLabel: string): Promise<string> {
+export async function withRenderedCheckout(
+  page: string,
+  payLabel: string,
+  form?: { token: string; notice?: string | undefined },
+): Promise<string> {
   await (defined ??= import(ELEMENTS));
   const markup = await collectResult(
     render(
@@ -30,10 +35,15 @@ export async function withRenderedCheckout(page: string, payLabel: string): Prom
         endpoint="/checkout"
         methods="card hosted eft redirect"
         saved-cards
+        form-token=${form?.token ?? ''}
         .messages=${{ pay: payLabel }}
       ></pg-checkout>`,
     ),
   );
   if (!DROP_IN.test(page)) throw new Error('the checkout page has no <pg-checkout> to render');
-  return page.replace(DROP_IN, () => markup);
+  // A payment the form posted with no script came back: the reason, above the form (a fixed sentence).
+  const notice = form?.notice
+    ? `<p class="notice" role="alert">${escapeHtml(form.notice)}</p>`
+    : '';
+  return page.replace(DROP_IN, () => notice + markup);
 }

@@ -5,8 +5,15 @@ import { buildAssets } from './build.js';
 import { configFromEnv } from './config.js';
 
 const config = configFromEnv();
-await buildAssets();
-const demo = await startDemo(config);
+// The database, the sandbox and the server start while the pages build (they read them per request).
+const starting = startDemo(config);
+try {
+  await buildAssets();
+} catch (error) {
+  await (await starting.catch(() => undefined))?.close();
+  throw error;
+}
+const demo = await starting;
 
 const tryCards = testCards.filter((c) => c.featured);
 console.log(`

@@ -61,7 +61,7 @@ export async function load(
   };
 }
 
-const ROUTES = ['bare', 'expressRoute', 'express'] as const;
+const ROUTES = ['bare', 'expressRoute', 'expressSameCalls', 'express'] as const;
 type Route = (typeof ROUTES)[number];
 type Round = Record<Route, Load>;
 
@@ -74,6 +74,7 @@ export async function benchOverhead(sandbox: Child<SandboxReady>) {
   const mode: Record<Route, string> = {
     bare: 'bare',
     expressRoute: 'express-route',
+    expressSameCalls: 'express-same-calls',
     express: 'express',
   };
   const apps = {} as Record<Route, Child<{ url: string }>>;
@@ -107,6 +108,7 @@ export async function benchOverhead(sandbox: Child<SandboxReady>) {
         connections,
         bare: summary('bare'),
         expressRoute: summary('expressRoute'),
+        expressSameCalls: summary('expressSameCalls'),
         express: summary('express'),
         /** createCheckout against the bare floor: the goal. */
         ratio: median((r) => r.express.rps / r.bare.rps),
@@ -115,6 +117,8 @@ export async function benchOverhead(sandbox: Child<SandboxReady>) {
         /** A plain Express route against the bare floor: Express's own share. */
         expressRouteRatio: median((r) => r.expressRoute.rps / r.bare.rps),
         expressRouteAddedP50: median((r) => r.expressRoute.p50 - r.bare.p50),
+        /** createCheckout against a plain Express route making its gateway calls (lookup, create): like with like. */
+        sameCallsRatio: median((r) => r.express.rps / r.expressSameCalls.rps),
         rounds: rounds.length,
       });
     }

@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import {
   type CheckoutActions,
+  type FormToken,
   createCheckoutCore,
   type HttpAnswer,
   type HttpExchange,
@@ -46,6 +47,11 @@ export function createCheckout(options: CheckoutOptions): CheckoutRouter {
     if (res.headersSent) return next(error);
     send(res, core.fail(core.match(req.method, pathOf(req))?.route, error, where(req)));
   }) as express.ErrorRequestHandler);
+  router.formToken = async (req, res) => {
+    const { setCookie, ...token } = await core.formToken(headerOf(req, 'cookie'));
+    if (setCookie) res.append('Set-Cookie', setCookie);
+    return token;
+  };
   return Object.assign(router, { refund: core.refund, refundable: core.refundable });
 }
 
@@ -59,6 +65,12 @@ export type CheckoutRouter = Router &
     reconcile(options?: ReconcileOptions): Promise<ReconcileSummary>;
     /** Stops the sweep's timer and this process's hook retries (e.g. on shutdown). */
     close(): void;
+    /**
+     * For the page that server-renders the card form (`<pg-checkout form-token>`): where it posts, its
+     * hidden field and token; sets the browser's form cookie on `res` when it has none. A card payment
+     * then works with no JavaScript at all (docs/contracts.md).
+     */
+    formToken(req: Request, res: Response): Promise<Omit<FormToken, 'setCookie'>>;
   };
 
 const where = (req: Request) => ({ method: req.method, path: req.path ?? req.url });

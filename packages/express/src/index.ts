@@ -34,6 +34,7 @@ export type {
   CheckoutErrorCode,
   CheckoutLogger,
   CheckoutStore,
+  FormToken,
   MemoryStoreOptions,
   RedisStoreOptions,
 } from '@pg-checkout/server';
@@ -41,6 +42,7 @@ export {
   CheckoutError,
   paymentPageHeaders,
   RefundError,
+  formNotice,
   stderrLogger,
   MemoryStore,
   RedisStore,

@@ -30,6 +30,7 @@ export interface CheckoutActions {
   refundable(reference: string): Promise<Refundable>;
 }
 import { useCaseOf } from './telemetry/index.js';
+import { formToken, type FormToken } from './http/form-token.js';
 
 /**
  * The checkout as an adapter serves it: the routes of the browser API, each run to an answer.
@@ -70,6 +71,11 @@ export interface CheckoutCore extends CheckoutActions {
   sweepEvery(intervalMs: number): void;
   /** Stops the sweep's timer and this process's hook retries; what they were for stays in the store. */
   close(): void;
+  /**
+   * The token of the server-rendered card form for the browser of `cookieHeader` (a payment with no
+   * script, docs/contracts.md), and the `Set-Cookie` the page's answer carries when it has none yet.
+   */
+  formToken(cookieHeader: string | undefined): Promise<FormToken>;
 }
 
 /**
@@ -165,6 +171,7 @@ export function createCheckoutCore<Req>(
       timer = setInterval(() => void sweep(), intervalMs);
       timer.unref?.();
     },
+    formToken: (cookieHeader) => formToken(ctx, cookieHeader),
     close() {
       if (timer) clearInterval(timer);
       timer = undefined;

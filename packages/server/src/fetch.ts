@@ -2,6 +2,8 @@ import { createCheckoutCore, type CheckoutActions } from './core.js';
 import type { HttpAnswer, HttpExchange } from './http/exchange.js';
 import type { CheckoutOptions, ReconcileOptions, ReconcileSummary } from './options.js';
 
+import type { FormToken } from './http/form-token.js';
+
 /** Options of {@link createCheckoutHandler}: the checkout's, with the Fetch API `Request` handed to your hooks. */
 export interface CheckoutHandlerOptions extends CheckoutOptions<Request> {
   /**
@@ -40,7 +42,7 @@ export interface CheckoutSweep {
  */
 export function createCheckoutHandler(
   options: CheckoutHandlerOptions,
-): CheckoutHandler & CheckoutSweep & CheckoutActions {
+): CheckoutHandler & CheckoutSweep & CheckoutActions & FormTokens {
   const { clientAddress, ...checkout } = options;
   const core = createCheckoutCore<Request>(checkout, { name: 'createCheckoutHandler' });
   const mount = new URL(options.publicUrl).pathname.replace(/\/+$/, '');
@@ -77,7 +79,13 @@ export function createCheckoutHandler(
     close: () => core.close(),
     refund: core.refund,
     refundable: core.refundable,
+    formToken: (request: Request) => core.formToken(request.headers.get('cookie') ?? undefined),
   });
+}
+
+/** The server-rendered card form's token (a payment with no script); `setCookie` goes on the page's answer. */
+export interface FormTokens {
+  formToken(request: Request): Promise<FormToken>;
 }
 
 function toResponse(answer: HttpAnswer): Response {

@@ -55,6 +55,8 @@ export {
   type PaymentPageHeaders,
 } from './http/payment-page-headers.js';
 export type { Route } from './http/routes.js';
+export { type FormToken } from './http/form-token.js';
+export { formNotice } from './http/form-pages.js';
 export {
   ATTEMPT_TRANSITIONS,
   orderStatusOf,

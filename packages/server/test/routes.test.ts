@@ -16,6 +16,8 @@ const MAP: Record<BrowserRoute, true> = {
   'GET /3ds/:session/method': true,
   'POST /3ds/:session/callback': true,
   'POST /3ds/:session/term': true,
+  'POST /form/pay': true,
+  'GET /form/:session/continue': true,
   'POST /hosted': true,
   'POST /redirect': true,
   'POST /eft': true,

@@ -87,13 +87,18 @@ if (mode === 'express') {
       ? { reconcileGraceMs: Number(process.env.RECONCILE_GRACE_MS) }
       : {}),
   });
-} else if (mode === 'express-route') {
+} else if (mode === 'express-route' || mode === 'express-same-calls') {
   const app = express();
   // express.json as a merchant would use it; the handler reads req.body instead of the stream.
+  // express-same-calls: the gateway calls createCheckout makes for a new order, reconcile then create.
+  const lookupFirst = mode === 'express-same-calls';
   app.post('/checkout/payments', express.json(), (req, res) => {
-    void createDirect(req.body, req.headers['x-order'], req.socket.remoteAddress ?? '').then(
-      ([status, body]) => res.status(status).json(body),
-    );
+    void createDirect(
+      req.body,
+      req.headers['x-order'],
+      req.socket.remoteAddress ?? '',
+      lookupFirst,
+    ).then(([status, body]) => res.status(status).json(body));
   });
   server = await listen(app);
 } else {
@@ -105,10 +110,12 @@ async function createDirect(
   body: { card: never; screenWidth: number; screenHeight: number },
   orderHeader: string | string[] | undefined,
   clientIp: string,
+  lookupFirst = false,
 ): Promise<[number, unknown]> {
   try {
     const order = orderOf(orderHeader);
     const port = (server.address() as AddressInfo).port;
+    if (lookupFirst) await client.reconcile(`${order}-1`);
     const outcome = await client.payments.create({
       creditCard: body.card,
       transaction: {

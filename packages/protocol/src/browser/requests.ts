@@ -56,3 +56,16 @@ export interface SaveCardRequest {
 
 /** Body of the routes that act on a payment the browser owns (the secret goes in a header). */
 export type EmptyRequest = Record<string, never>;
+
+/**
+ * `POST {mount}/form/pay`, form-encoded: the server-rendered card form as a browser posts it when no
+ * script took it over. `pg_form` is the form token the page was rendered with. No money field.
+ */
+export interface FormPaymentRequest {
+  number: string;
+  holder: string;
+  /** `MM/YY` (or `MMYY`, `MM/YYYY`). */
+  expiry: string;
+  cvv: string;
+  pg_form: string;
+}

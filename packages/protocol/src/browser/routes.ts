@@ -6,7 +6,13 @@ import type {
   RedirectResult,
   SavedCard,
 } from './answers.js';
-import type { EmptyRequest, PaymentRequest, RedirectRequest, SaveCardRequest } from './requests.js';
+import type {
+  EmptyRequest,
+  FormPaymentRequest,
+  PaymentRequest,
+  RedirectRequest,
+  SaveCardRequest,
+} from './requests.js';
 
 /** One route: what the browser (or the bank, or the gateway) sends, and what a success answers. */
 interface Route<Body, Answer> {
@@ -34,6 +40,10 @@ export interface BrowserRoutes {
   'POST /3ds/:session/callback': Route<{ cres: string; threeDSSessionData?: string }, Page>;
   /** The bank's v1 post (`TermUrl`): the completion page. */
   'POST /3ds/:session/term': Route<{ PaRes: string; MD?: string }, Page>;
+  /** The card form posted by a browser that runs no script (form-encoded): a page, or 303 to the result. */
+  'POST /form/pay': Route<FormPaymentRequest, Page>;
+  /** The no-script 3-D Secure page's refresh after the method step: Step 2, then a page. */
+  'GET /form/:session/continue': Route<undefined, Page>;
   'POST /hosted': Route<RedirectRequest, RedirectResult | AmountChangedState>;
   'POST /redirect': Route<RedirectRequest, RedirectResult | AmountChangedState>;
   'POST /eft': Route<RedirectRequest, RedirectResult | AmountChangedState>;

@@ -5,6 +5,7 @@ import { callerOf } from '../use-cases/caller.js';
 import { carryForwardPage, completionPage, methodPageCsp, type CompletionKind } from './html.js';
 import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../use-cases/schemas.js';
 import { ipVersion } from '../limits/ip.js';
+import { attemptReference, learnOrder } from '../order/ledger.js';
 import type { OwnedPaymentState } from '../payment-state.js';
 import { httpStatusOf } from './state-status.js';
 import { statusOf } from './status-table.js';
@@ -17,6 +18,10 @@ import { deleteCard, saveCard, savedCards } from '../use-cases/saved-cards.js';
 import { orderStatus, paymentStatus } from '../use-cases/status.js';
 import { methodContent, sessionAttempt } from '../use-cases/three-ds-pages.js';
 import { receiveWebhook } from '../use-cases/webhooks.js';
+import { attemptPayment } from '../order/book.js';
+import type { FormStart } from '../order/records.js';
+import { formAnswer, FORM_ROUTES } from './form-routes.js';
+import { noticePage } from './form-pages.js';
 import { jsonAnswer, type BodyKind, type HttpAnswer, type HttpExchange } from './exchange.js';
 import { callerFor, ownedReference } from './guards.js';
 import { reportRoute } from './report-route.js';
@@ -60,6 +65,18 @@ const field = (body: unknown, name: string): string | undefined => {
     : undefined;
 };
 
+/** Whether the card form with no script started the attempt: its bank post then answers pages. */
+async function formStartOf(
+  ctx: Context,
+  attempt: { order: string; n: number },
+): Promise<FormStart | undefined> {
+  try {
+    return (await attemptPayment(ctx, attempt))?.form;
+  } catch {
+    return undefined; // a store outage must not lose the bank's post: the frame's page then
+  }
+}
+
 /**
  * The bank's post on the v2 callbackUrl (`cres`) or the v1 TermUrl (`PaRes`): always a page. Its
  * turn (per session and client, per client) is taken before anything reaches the gateway.
@@ -95,6 +112,7 @@ const completion =
       };
     }
     let end: PostEnd = 'ended';
+    const form = await formStartOf(ctx, attempt);
     try {
       const result = await confirmProof(ctx, {
         ...attempt,
@@ -106,6 +124,20 @@ const completion =
         end = 'refused';
         return pageAnswer(400, 'rejected', result);
       }
+      if (form && result.kind === 'done')
+        return await formAnswer(
+          ctx,
+          result.state,
+          form,
+          attemptReference(attempt.order, attempt.n),
+        );
+      if (form)
+        return noticePage(
+          200,
+          'Checking your payment',
+          'We are confirming your payment with your bank. Please do not pay again.',
+          { href: form.page, label: 'Back to the shop' },
+        );
       return pageAnswer(200, result.kind === 'waiting' ? 'checking' : 'done', result);
     } catch (error) {
       ctx.logger.error('3-D Secure completion failed; the shopper sees the result by polling', {
@@ -153,6 +185,8 @@ export const ROUTES: readonly Route[] = [
         clientIp: '',
         pageOrigin: undefined,
       }).order(undefined);
+      // The checkout loads the order: "charged already?" is asked now, off the Pay click (not awaited).
+      void learnOrder(ctx, order.reference);
       return jsonAnswer(200, {
         success: true,
         amount: order.amount,
@@ -238,6 +272,7 @@ export const ROUTES: readonly Route[] = [
   },
   { method: 'POST', path: '/3ds/:session/callback', body: 'form', page: true, run: completion(2) },
   { method: 'POST', path: '/3ds/:session/term', body: 'form', page: true, run: completion(1) },
+  ...FORM_ROUTES,
   redirectRoute('hosted'),
   redirectRoute('redirect'),
   redirectRoute('eft'),

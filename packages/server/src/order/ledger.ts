@@ -16,7 +16,16 @@ import { later } from '../runtime/timers.js';
 export interface Ledger {
   /** By attempt number. */
   attempts: Record<string, LedgerAttempt>;
+  /**
+   * When the gateway's lookups gave this ledger back (ms since the epoch). A ledger with no attempts
+   * is the knowledge "never charged" only for {@link LOOKUP_FRESH_MS} after it; our own creates, written
+   * under the lock, need no date.
+   */
+  lookedUpAt?: number;
 }
+
+/** How long "no attempt was ever sent for this order", read from the gateway, is believed. */
+export const LOOKUP_FRESH_MS = 10 * 60_000;
 
 export interface LedgerAttempt {
   /** How it was started; `undefined` when read back from the gateway. */
@@ -145,7 +154,7 @@ export async function rebuildLedger(ctx: Context, order: string): Promise<Ledger
         { retryAfterSeconds: 5 },
       );
     }
-    if (!result.found) return { attempts };
+    if (!result.found) return { attempts, lookedUpAt: ctx.now() };
     const attempt: LedgerAttempt = { status: 'unknown', openedAt: 0 };
     observe(attempt, result.record);
     attempts[n] = attempt;
@@ -177,13 +186,16 @@ export interface OrderSession {
  * - `degraded`: when the store cannot be reached, go on with a ledger rebuilt from the gateway and
  *   no lock (a bank's post must not be lost to a store outage); otherwise refuse with `store_unavailable`.
  *
+ * - `remember`: a ledger read back from the gateway with no attempts is written to the store for
+ *   {@link LOOKUP_FRESH_MS}, so the order's next create needs no lookup first.
+ *
  * A failure to write after `work` is logged, never thrown: the answer stands on what the gateway said.
  */
 export async function withOrder<T>(
   ctx: Context,
   order: string,
   work: (session: OrderSession) => Promise<T>,
-  options: { waitMs?: number; degraded?: boolean } = {},
+  options: { waitMs?: number; degraded?: boolean; remember?: boolean } = {},
 ): Promise<T> {
   const keys = orderKeys(order);
   const deadline = ctx.now() + (options.waitMs ?? 0);
@@ -213,7 +225,13 @@ export async function withOrder<T>(
   }
   let ledger: Ledger;
   try {
-    ledger = raw ? (JSON.parse(raw) as Ledger) : await rebuildLedger(ctx, order);
+    const kept = raw ? (JSON.parse(raw) as Ledger) : undefined;
+    // Knowledge past its time is looked up again, as if the store had lost it.
+    if (kept && !isStale(ctx, kept)) ledger = kept;
+    else {
+      raw = undefined;
+      ledger = await rebuildLedger(ctx, order);
+    }
   } catch (error) {
     if (stored) await finish(ctx, order, token, [{ key: keys.lock, delete: true }]);
     throw error;
@@ -250,8 +268,11 @@ export async function withOrder<T>(
     if (stored) {
       const now = JSON.stringify(ledger);
       // A refused card is kept: the order's decline limit counts it (a rebuilt ledger cannot).
+      // A lookup that found nothing is kept (briefly) when asked: the next Pay sends its create at once.
+      const learnt = raw === undefined && options.remember === true && isEmpty(ledger);
       const unchanged =
-        now === (held ?? read) || (held === undefined && decided(ledger) && !declinedNow(ledger));
+        !learnt &&
+        (now === (held ?? read) || (held === undefined && decided(ledger) && !declinedNow(ledger)));
       if (now !== read && newlyOpen(JSON.parse(read) as Ledger, ledger))
         void enqueueSafely(ctx, { kind: 'order', order, at: ctx.now() });
       await finish(
@@ -261,11 +282,40 @@ export async function withOrder<T>(
         unchanged
           ? [{ key: keys.lock, delete: true }]
           : [
-              { key: keys.ledger, value: now, ttlMs: ctx.recordTtlMs },
+              {
+                key: keys.ledger,
+                value: now,
+                ttlMs: learnt ? Math.min(LOOKUP_FRESH_MS, ctx.recordTtlMs) : ctx.recordTtlMs,
+              },
               { key: keys.lock, delete: true },
             ],
       );
     }
+  }
+}
+
+const isEmpty = (ledger: Ledger) => Object.keys(ledger.attempts).length === 0;
+
+/** A ledger of no attempts whose lookup is older than {@link LOOKUP_FRESH_MS}. */
+const isStale = (ctx: Context, ledger: Ledger) =>
+  isEmpty(ledger) &&
+  ledger.lookedUpAt !== undefined &&
+  ctx.now() - ledger.lookedUpAt >= LOOKUP_FRESH_MS;
+
+/**
+ * The order's "was it charged already?", asked when the checkout loads the order (not on the click):
+ * when the store holds no ledger for it, the gateway's lookups are read under the order's lock (never
+ * waited for: someone paying already knows) and kept while fresh. Best effort: a failure only leaves
+ * the lookup to Pay, as before.
+ */
+export async function learnOrder(ctx: Context, order: string): Promise<void> {
+  try {
+    if (await ctx.store.get(orderKeys(order).ledger)) return;
+    await withOrder(ctx, order, async () => undefined, { remember: true });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'conflict')
+      ctx.logger.warn('could not look the order up ahead of Pay; Pay will', { order, error });
   }
 }
 

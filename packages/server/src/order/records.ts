@@ -29,8 +29,18 @@ export interface PaymentRecord {
   retryProof?: { version: 1 | 2; proof: string };
   /** Vault token registered for this payment, kept for the shopper once it is approved. */
   pendingCard?: SavedCard;
+  /**
+   * Started by the card form with no script (`POST {mount}/form/pay`): the browser's form cookie and
+   * the page the form was on. Its 3-D Secure steps answer pages and 303s, not the frame's completion page.
+   */
+  form?: FormStart;
   /** The span where the payment began: 3-D Secure completion and webhooks link to its trace. */
   trace?: TraceOrigin;
+}
+
+export interface FormStart {
+  browser: string;
+  page: string;
 }
 
 export interface SavedCard {

@@ -25,10 +25,15 @@ export interface Secrets {
   sessionToken(merchantReference: string): Promise<string>;
   /** The merchant reference a session token was made for, or `undefined` when it is not ours or expired. */
   merchantReferenceOf(token: string): Promise<string | undefined>;
+  /** The token of the no-script card form for the browser whose form cookie is `browser`; good for `ttlMs`. */
+  formToken(browser: string, ttlMs: number): Promise<string>;
+  /** Whether `token` is an unexpired form token made for `browser` (constant time). */
+  formTokenFits(browser: string, token: unknown): Promise<boolean>;
 }
 
 const CLIENT_LABEL = 'pg-checkout/client-secret/v1\0';
 const SESSION_LABEL = 'pg-checkout/3ds/v1\0';
+const FORM_LABEL = 'pg-checkout/form/v1\0';
 const DERIVE_LABEL = 'pg-checkout/session-key/v1';
 
 const textOf = (encoded: string) => fromUtf8(fromBase64url(encoded));
@@ -80,6 +85,16 @@ export function createSecrets(source: {
         return undefined;
       if (parseInt(match[2]!, 36) < now()) return undefined;
       return textOf(match[1]!);
+    },
+    async formToken(browser, ttlMs) {
+      const expiry = (now() + ttlMs).toString(36);
+      return `${expiry}.${await mac(FORM_LABEL, `${browser}\0${expiry}`)}`;
+    },
+    async formTokenFits(browser, token) {
+      if (typeof token !== 'string' || token.length > 80) return false;
+      const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+      if (!match || parseInt(match[1]!, 36) < now()) return false;
+      return constantTimeEqual(await mac(FORM_LABEL, `${browser}\0${match[1]}`), match[2]!);
     },
   };
 }

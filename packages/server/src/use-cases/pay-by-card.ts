@@ -15,7 +15,7 @@ import { enforceLimits } from '../limits/limits.js';
 import { maskPan } from '../cards/mask.js';
 import { callbackUrl } from '../http/route-url.js';
 import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../order/outcomes.js';
-import type { PaymentRecord } from '../order/records.js';
+import type { FormStart, PaymentRecord } from '../order/records.js';
 import { findSavedCard, registerCard, settleSavedCard } from '../cards/saved-cards.js';
 import type { CreatePaymentCommand } from './schemas.js';
 import { recordAnswer } from '../order/book.js';
@@ -77,6 +77,7 @@ export async function payByCard(
   cmd: CreatePaymentCommand,
   caller: Caller,
   ctx: Context,
+  { form }: { form?: FormStart } = {},
 ): Promise<OwnedPaymentState> {
   if (!ctx.methods.includes('card'))
     throw new CheckoutError('method_not_enabled', 'Card payments are not offered here.');
@@ -95,7 +96,7 @@ export async function payByCard(
     reserved?.declined(orderReference);
   };
   try {
-    return await payOrder(ctx, cmd, caller, method, shopperId, declined);
+    return await payOrder(ctx, cmd, caller, method, shopperId, declined, form);
   } catch (error) {
     if (error instanceof CheckoutError && error.code === 'too_many_declines') giveCeilingBack();
     throw error;
@@ -111,6 +112,7 @@ async function payOrder(
   method: PaymentMethodKind,
   shopperId: string | undefined,
   declined: (orderReference: string) => void,
+  form: FormStart | undefined,
 ): Promise<OwnedPaymentState> {
   const order = await caller.order(method);
   if ('token' in cmd.card) {
@@ -136,7 +138,7 @@ async function payOrder(
       // Checked under the lock, right before the one create: the total charged is the one shown.
       return (
         amountChanged(cmd.shown, order) ??
-        sendCreate(ctx, cmd, caller, order, book, shopperId, declined)
+        sendCreate(ctx, cmd, caller, order, book, shopperId, declined, form)
       );
     },
     { waitMs: CREATE_LOCK_WAIT_MS },
@@ -183,6 +185,7 @@ async function sendCreate(
   book: OrderSession,
   shopperId: string | undefined,
   declined: (orderReference: string) => void,
+  form: FormStart | undefined,
 ): Promise<OwnedPaymentState> {
   const gateway = await ctx.gateway();
   const { clientIp } = caller;
@@ -219,6 +222,7 @@ async function sendCreate(
     method: methodOf(cmd),
     ...(shopperId ? { shopperId } : {}),
     ...(pendingCard ? { pendingCard } : {}),
+    ...(form ? { form } : {}),
   };
   let outcome: PaymentOutcome;
   try {

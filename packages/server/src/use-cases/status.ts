@@ -101,31 +101,41 @@ export async function orderStatus(caller: Caller, ctx: Context): Promise<OrderSt
   await enforceLimits(ctx, caller, 'read');
   const order = await caller.order(undefined);
   try {
-    return await withOrder(ctx, order.reference, async ({ ledger }) => {
-      // One lookup per read: a cart with many open attempts must not make a read cost many.
-      const refreshed = await refreshAttempts(ctx, order.reference, ledger, undefined, {
-        budget: 1,
-      });
-      if (refreshed === 'wait') return CHECKING;
-      const status = orderStatusOf(Object.values(ledger.attempts).map((a) => a.status));
-      if (status === 'open') return { success: true, status };
-      if (status === 'checking') return CHECKING;
-      if (status === 'paid')
-        return { success: true, status, payment: (await paidAnswer(ctx, caller, order, ledger))! };
-      // Under way: hand back what the browser needs to resume, when the store still has it.
-      for (const [n, attempt] of Object.entries(ledger.attempts)) {
-        if (attempt.status !== 'open' || !attempt.reference) continue;
-        const record = await readPayment(ctx, attempt.reference);
-        if (!record || isFinal(record.state)) continue;
-        const merchantReference = attemptReference(order.reference, Number(n));
-        return {
-          success: true,
-          status,
-          payment: await owned(ctx, record.state, merchantReference),
-        };
-      }
-      return CHECKING;
-    });
+    return await withOrder(
+      ctx,
+      order.reference,
+      async ({ ledger }) => {
+        // One lookup per read: a cart with many open attempts must not make a read cost many.
+        const refreshed = await refreshAttempts(ctx, order.reference, ledger, undefined, {
+          budget: 1,
+        });
+        if (refreshed === 'wait') return CHECKING;
+        const status = orderStatusOf(Object.values(ledger.attempts).map((a) => a.status));
+        if (status === 'open') return { success: true, status };
+        if (status === 'checking') return CHECKING;
+        if (status === 'paid')
+          return {
+            success: true,
+            status,
+            payment: (await paidAnswer(ctx, caller, order, ledger))!,
+          };
+        // Under way: hand back what the browser needs to resume, when the store still has it.
+        for (const [n, attempt] of Object.entries(ledger.attempts)) {
+          if (attempt.status !== 'open' || !attempt.reference) continue;
+          const record = await readPayment(ctx, attempt.reference);
+          if (!record || isFinal(record.state)) continue;
+          const merchantReference = attemptReference(order.reference, Number(n));
+          return {
+            success: true,
+            status,
+            payment: await owned(ctx, record.state, merchantReference),
+          };
+        }
+        return CHECKING;
+        // Loading the order: what the gateway said is kept (briefly), and Pay sends its create at once.
+      },
+      { remember: true },
+    );
   } catch (error) {
     // A payment of this order is being sent right now: its answer is the truth, soon.
     if (error instanceof CheckoutError && error.code === 'conflict') return CHECKING;

@@ -103,6 +103,7 @@ export class PgCardForm extends LitElement {
     busy: { type: Boolean, reflect: true },
     submitLabel: { attribute: 'submit-label' },
     appearance: { reflect: true },
+    post: { attribute: false },
   };
 
   /** Its words: the drop-in's inside `<pg-checkout>`, else its own `locale` with its `messages` on top. */
@@ -118,6 +119,9 @@ export class PgCardForm extends LitElement {
   });
 
   private checkout?: CheckoutContext | undefined;
+
+  /** Set by `<pg-checkout form-token>`: where the form posts with no script, and its token. */
+  post?: { action: string; token: string } | undefined;
 
   private get form(): HTMLFormElement {
     return this.renderRoot.querySelector('form')!;
@@ -554,18 +558,23 @@ export class PgCardForm extends LitElement {
   override render() {
     const t = this.t;
     const label = this.submitLabel || this.checkout?.payLabel || t('pay');
+    // Given a form token, a real form: with no script, the browser posts it to the middleware.
+    const post = this.post;
     return html`<form
       part="form"
       novalidate
+      method=${post ? 'post' : nothing}
+      action=${post ? post.action : nothing}
       lang=${this.checkout?.locale ?? this.locale}
       @submit=${this.onSubmit}
     >
+      ${post ? html`<input type="hidden" name="pg_form" value=${post.token} />` : nothing}
       ${this.cards.length > 0 ? this.renderSavedCards() : nothing}
       ${this.usingSavedCard ? nothing : this.renderCardFields()}
       <button
         part="submit"
         type="submit"
-        ?disabled=${isServer}
+        ?disabled=${isServer && !post}
         @mousedown=${preventDefault}
         aria-disabled=${this.busy ? 'true' : 'false'}
         aria-busy=${this.busy ? 'true' : 'false'}

@@ -110,6 +110,7 @@ export class PgCheckout extends LitElement {
     methodTimeout: { type: Number, attribute: 'method-timeout' },
     challengeTimeout: { type: Number, attribute: 'challenge-timeout' },
     pollInterval: { type: Number, attribute: 'poll-interval' },
+    formToken: { attribute: 'form-token' },
   };
 
   /** Every string it shows, in `locale` with `messages` on top; the parts inside speak through it. */
@@ -158,6 +159,13 @@ export class PgCheckout extends LitElement {
 
   /** Milliseconds between status reads while a 3-D Secure challenge is open. */
   pollInterval = 2000;
+
+  /**
+   * The middleware's form token for this page (`checkout.formToken(req, res)`), given when the page is
+   * rendered on the server: the card form is then a real form that posts to `{endpoint}/form/pay`, so a
+   * card payment works before (or without) the script. Once the script runs, it takes the form over.
+   */
+  formToken = '';
 
   private get offered(): PaymentMethod[] {
     const chosen = this.methods
@@ -315,6 +323,7 @@ export class PgCheckout extends LitElement {
                 ><pg-card-form
                   locale=${this.locale}
                   .messages=${this.messages}
+                  .post=${this.formToken ? { action: `${this.endpoint}/form/pay`, token: this.formToken } : undefined}
                   appearance=${this.appearance}
                   exportparts=${cardFormParts}
                 ></pg-card-form
