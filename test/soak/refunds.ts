@@ -3,6 +3,8 @@
  * `checkout.refund` while Redis is killed and the shop's book has outages (so onRefundCompleted
  * throws, and its outbox dies with Redis). Some refunds are partial, some called twice with one key
  * (at once, or one after the other), some followed by a second refund that wants more than is left.
+ * What was answered "try again" (the store or the gateway out, the answer unknown) is tried again
+ * once both are healed, as a back office does.
  * After healing and sweeping, the book is checked against the gateway's records of each payment's
  * refund slots (`<payment>~r1`, `~r2`, ...), read with the sandbox's inspection route by merchant
  * reference (every record with that reference, so a slot used twice shows twice), never with the
@@ -34,6 +36,8 @@ export interface RefundCall {
   key: string;
   amount?: number;
   answer: RefundAnswer;
+  /** Tried again after healing, as the back office does with "try again". */
+  retried?: true;
 }
 
 type Ask = <T>(cmd: string, arg?: unknown) => Promise<T>;
@@ -78,6 +82,35 @@ export async function refundSome(ask: Ask, paid: BookEntry[]): Promise<RefundCal
       case 'full, then more':
         await call(p, scenario, key(1));
         return call(p, scenario, key(2), 100);
+    }
+  });
+  return calls;
+}
+
+/** What a back office answers "try again" to: nothing was sent, or the answer is not known yet. */
+const RETRYABLE = new Set(['store_unavailable', 'gateway_unavailable', 'conflict']);
+const retryable = (answer: RefundAnswer) =>
+  'status' in answer ? answer.status === 'unknown' : RETRYABLE.has(answer.error);
+
+/**
+ * Once Redis and the book are healed, the back office tries again what it was told to try again
+ * (the same key and amount, in the order first tried, one payment at a time): each call and its answer.
+ */
+export async function retryRefunds(ask: Ask, first: RefundCall[]): Promise<RefundCall[]> {
+  const byPayment = new Map<string, RefundCall[]>();
+  for (const c of first)
+    if (retryable(c.answer)) byPayment.set(c.payment, [...(byPayment.get(c.payment) ?? []), c]);
+  const payments = [...byPayment.values()];
+  const calls: RefundCall[] = [];
+  await pool(CONCURRENCY, payments.length, async (i) => {
+    for (const c of payments[i]!) {
+      const cmd = {
+        reference: c.payment,
+        key: c.key,
+        ...(c.amount === undefined ? {} : { amount: c.amount }),
+      };
+      const answer = await ask<RefundAnswer>('refund', cmd);
+      calls.push({ ...c, answer, retried: true });
     }
   });
   return calls;
@@ -148,6 +181,7 @@ export async function checkRefunds(
     violations.push(what);
   };
   const amountOf = new Map(paid.map((e) => [e.reference, e.amount]));
+  const slotsOf = new Map<string, Inspected[]>();
   const payments = [...new Set(calls.map((c) => c.payment))].sort();
   const bookByRef = new Map(book.map((e) => [e.merchantReference, e]));
   const gatewayDone = new Map<string, { payment: string; amount: number }>();
@@ -157,6 +191,7 @@ export async function checkRefunds(
   await pool(10, payments.length, async (i) => {
     const payment = payments[i]!;
     const refunds = (await slotRefunds(gateway.url, payment)).filter((t) => t.amount < 0);
+    slotsOf.set(payment, refunds);
     for (const t of refunds)
       if (t.parent && t.parent !== payment)
         report(KINDS[0]!, `${payment}: ${t.merchantReference} is a refund of ${t.parent}`);
@@ -214,21 +249,38 @@ export async function checkRefunds(
         `${c.payment} ${c.key}: answered ${status} ${amount}; the gateway shows ${at ? `${at.amount}` : 'no completed refund'}`,
       );
   }
-  // "full, then more": nothing is left after a full refund that was done, so the second key is refused.
-  const fullDone = new Set(
+  // "full, then more": nothing is left after a full refund that was done, so the second key, sent
+  // after it, is refused. (Tried again after healing, the second may have gone first: then the full
+  // refund took what was left after it.) `calls` is in the order the answers came.
+  const fullDoneAt = new Map<string, number>();
+  calls.forEach((c, at) => {
+    if (
+      c.scenario === 'full, then more' &&
+      c.key.endsWith('.r1') &&
+      'status' in c.answer &&
+      (c.answer.status === 'refunded' || c.answer.status === 'already_refunded') &&
+      !fullDoneAt.has(c.payment)
+    )
+      fullDoneAt.set(c.payment, at);
+  });
+  const story = (payment: string) =>
     calls
-      .filter(
+      .filter((c) => c.payment === payment)
+      .map(
         (c) =>
-          c.scenario === 'full, then more' &&
-          c.key.endsWith('.r1') &&
-          'status' in c.answer &&
-          (c.answer.status === 'refunded' || c.answer.status === 'already_refunded'),
+          `${c.key}${c.amount === undefined ? '' : ` ${c.amount}`}${c.retried ? ' (again)' : ''} -> ${'status' in c.answer ? `${c.answer.status} ${c.answer.amount} ${c.answer.merchantReference}` : c.answer.error}`,
       )
-      .map((c) => c.payment),
-  );
-  for (const c of calls)
-    if (fullDone.has(c.payment) && c.key.endsWith('.r2') && 'status' in c.answer)
-      report(KINDS[6]!, `${c.payment} ${c.key}: answered ${c.answer.status} after a full refund`);
+      .join('; ');
+  calls.forEach((c, at) => {
+    const doneAt = fullDoneAt.get(c.payment);
+    if (doneAt === undefined || at < doneAt || !c.key.endsWith('.r2') || !('status' in c.answer))
+      return;
+    if (c.answer.status !== 'refunded' && c.answer.status !== 'pending') return;
+    report(
+      KINDS[6]!,
+      `${c.payment} ${c.key}: answered ${c.answer.status} after a full refund (${story(c.payment)}; charged ${amountOf.get(c.payment)}, the gateway's slots: ${(slotsOf.get(c.payment) ?? []).map((t) => `${t.merchantReference} ${t.amount} ${t.status}${t.pending ? ' pending' : ''}`).join(', ')})`,
+    );
+  });
 
   const byAnswer = new Map<string, number>();
   for (const c of calls) {
@@ -240,6 +292,7 @@ export async function checkRefunds(
   const figures: (string | number)[][] = [
     ['paid orders refunded / checkout.refund calls', `${payments.length} / ${calls.length}`],
     ['calls by scenario', [...byScenario].map(([k, v]) => `${k} ${v}`).join(', ')],
+    ['of them tried again after healing', calls.filter((c) => c.retried).length],
     [
       'answers',
       [...byAnswer]

@@ -22,7 +22,7 @@ import type {
   RefundBookEntry,
   RefundBookStats,
 } from './store-app-child.js';
-import { checkRefunds, refundSome } from './refunds.js';
+import { checkRefunds, refundSome, retryRefunds } from './refunds.js';
 
 const ORDERS = Number(process.env.SOAK_STORE_PAYMENTS ?? 1_500);
 const CONCURRENCY = Number(process.env.SOAK_STORE_CONCURRENCY ?? 50);
@@ -147,6 +147,8 @@ export async function runStoreFaultPhase(log: (s: string) => void): Promise<Stor
     // sweep (the outbox may have died with Redis; the gateway's list has every charge).
     const healedAt = Date.now();
     await app.ask('heal');
+    // The back office tries again what it was told to try again, now that Redis and the book are back.
+    refundCalls.push(...(await retryRefunds(app.ask, refundCalls)));
     const sweeps: ReconcileSummary[] = [];
     for (let round = 0; round < 5; round++) {
       const swept = await app.ask<ReconcileSummary>('reconcile');
