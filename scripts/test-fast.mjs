@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run test:fast`: lint, types and every Node test that needs no browser, in two lanes side by side;
+// `npm run test:fast`: lint, types, every Node test that needs no browser and the money tests again on
+// the strict sandbox, in two lanes side by side;
 // the first failure stops both, so a broken change is known in two or three minutes, not fifteen.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -75,6 +76,8 @@ const lanes = [
     steps: [
       ['lint', 'npm', ['run', '--silent', 'lint']],
       ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+      // The money tests again on the strict sandbox (scripts/test-strict.mjs), beside the other lane.
+      ['money tests on the strict sandbox', process.execPath, ['scripts/test-strict.mjs']],
     ],
   },
   {
