@@ -4,6 +4,8 @@
  * child processes inherit it); each caller names its own stream, so adding a draw in one place
  * does not shift the others.
  */
+import { seededRandom } from '@pg-checkout/sandbox';
+
 export const DEFAULT_SEED = 20261126;
 
 export function seeded(
@@ -12,11 +14,6 @@ export function seeded(
 ): () => number {
   let state = seed >>> 0;
   for (const char of stream) state = Math.imul(state ^ char.charCodeAt(0), 0x9e3779b1) >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  // The sandbox's own generator, so its `random` option and the soak draw alike.
+  return seededRandom(state);
 }
