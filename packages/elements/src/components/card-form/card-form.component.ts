@@ -388,9 +388,9 @@ export class PgCardForm extends LitElement {
     this.renderRoot.querySelector<HTMLInputElement>('#number')?.focus();
   }
 
-  /** Puts focus on the first field (the saved card choice or the card number). */
+  /** Puts focus on the first field (the saved card choice or the card number), never the form token. */
   focusFirstField(): void {
-    this.renderRoot.querySelector<HTMLInputElement>('input')?.focus();
+    this.renderRoot.querySelector<HTMLInputElement>('input:not([type=hidden])')?.focus();
   }
 
   /** Announces a message in the form's live region (the drop-in uses it for results). */
