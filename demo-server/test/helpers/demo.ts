@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createSandbox } from '@pg-checkout/sandbox';
 import { forSuite } from '@pg-checkout/test-helpers/suite';
 import { startDemo, type RunningDemo } from '../../src/app.js';
+import { buildAssets } from '../../src/build.js';
 import type { Database, DatabaseConfig } from '../../src/db.js';
 
 export const ADMIN_PASSWORD = 'demo test password';
@@ -22,6 +23,9 @@ export async function startTestDemo(
   gateway: { baseUrl: string; token: string; secret: string },
   database?: DatabaseConfig | Database,
 ): Promise<TestDemo> {
+  // The pages and the elements' script-tag files, as `npm start` builds them (skipped when up to date):
+  // a fresh clone has neither, and the checkout page and its integrity attributes read them.
+  await buildAssets(() => undefined);
   const dir = database ? undefined : mkdtempSync(join(tmpdir(), 'pg-checkout-demo-test-'));
   const logs: string[] = [];
   const demo = await startDemo({
