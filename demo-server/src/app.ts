@@ -59,6 +59,11 @@ export interface DemoOptions extends Omit<DemoConfig, 'database' | 'metrics'> {
   metrics?: MetricsAccess | undefined;
   /** How often the back office's charts sample the metrics. Default a minute. */
   metricsSampleMs?: number | undefined;
+  /**
+   * The pages and the elements' files being built while the shop starts (`npm start`): requests wait
+   * for them instead of meeting a page that is not there yet. Unset: they are built already.
+   */
+  assetsReady?: Promise<void> | undefined;
 }
 
 export interface RunningDemo {
@@ -186,6 +191,15 @@ async function startWith(
   app.disable('x-powered-by');
   // Which hops may say the client's address and scheme (req.ip, req.secure and so Secure cookies).
   app.set('trust proxy', options.trustProxy);
+  // Started while the pages build: a request waits for them (a second or two) rather than failing.
+  const { assetsReady } = options;
+  if (assetsReady)
+    app.use((_req, _res, next) => {
+      assetsReady.then(
+        () => next(),
+        (error: unknown) => next(error),
+      );
+    });
   // Pages and the shop's JSON leave compressed when the browser asks (files: compressedStatic below).
   app.use(compressSent());
 

@@ -5,10 +5,11 @@ import { buildAssets } from './build.js';
 import { configFromEnv } from './config.js';
 
 const config = configFromEnv();
-// The database, the sandbox and the server start while the pages build (they read them per request).
-const starting = startDemo(config);
+// The database, the sandbox and the server start while the pages build; a request meanwhile waits.
+const built = buildAssets();
+const starting = startDemo({ ...config, assetsReady: built });
 try {
-  await buildAssets();
+  await built;
 } catch (error) {
   await (await starting.catch(() => undefined))?.close();
   throw error;
