@@ -10,6 +10,7 @@ import { card, startAppOver, type TestApp } from '@pg-checkout/test-helpers/chec
 import { overAdapters } from '@pg-checkout/test-helpers/adapters';
 import { startRedis, type TestRedis } from '@pg-checkout/test-helpers/redis-server';
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
+import { holdClock } from '@pg-checkout/test-helpers/clock';
 
 const N = 4;
 const DECLINED = '4000000000000002';
@@ -63,7 +64,9 @@ overAdapters((adapter) => {
 
   for (const [name, store] of stores)
     describe(`caps reserved before the gateway (${name})`, () => {
-      it(`declines per order: ${3 * N} cards at once from ${3 * N} addresses, at most ${N} reach the gateway`, async () => {
+      it(`declines per order: ${3 * N} cards at once from ${3 * N} addresses, at most ${N} reach the gateway`, async (t) => {
+        // The limits count in fixed windows of the wall clock: a burst must not cross a window's edge.
+        holdClock(t.mock);
         const app = await startApp({
           store: store(),
           rateLimit: { declines: { perOrder: N } },
@@ -91,7 +94,9 @@ overAdapters((adapter) => {
         }
       });
 
-      it(`declines per client: ${3 * N} cards at once on ${3 * N} orders from one network, at most ${N} reach the gateway`, async () => {
+      it(`declines per client: ${3 * N} cards at once on ${3 * N} orders from one network, at most ${N} reach the gateway`, async (t) => {
+        // The limits count in fixed windows of the wall clock: a burst must not cross a window's edge.
+        holdClock(t.mock);
         const app = await startApp({
           store: store(),
           rateLimit: { perIp: 1_000, declines: { perIp: N } },
@@ -114,7 +119,9 @@ overAdapters((adapter) => {
         }
       });
 
-      it('a reservation the gateway did not decline is given back: approved cards never fill the decline cap', async () => {
+      it('a reservation the gateway did not decline is given back: approved cards never fill the decline cap', async (t) => {
+        // The limits count in fixed windows of the wall clock: a burst must not cross a window's edge.
+        holdClock(t.mock);
         const app = await startApp({
           store: store(),
           rateLimit: { perIp: 1_000, declines: { perIp: N } },
@@ -142,7 +149,9 @@ overAdapters((adapter) => {
         }
       });
 
-      it(`payment starts per client: ${3 * N} at once from one address, at most ${N} reach the gateway`, async () => {
+      it(`payment starts per client: ${3 * N} at once from one address, at most ${N} reach the gateway`, async (t) => {
+        // The limits count in fixed windows of the wall clock: a burst must not cross a window's edge.
+        holdClock(t.mock);
         const app = await startApp({ store: store(), rateLimit: { perIp: N } });
         try {
           const run = `${Date.now()}`;
