@@ -14,22 +14,22 @@ import {
 } from '@pg-checkout/express';
 import { GatewayClient } from '@pg-checkout/node';
 import { createSandbox } from '@pg-checkout/sandbox';
-import { adminRouter } from './admin.js';
-import { adminAuth } from './admin-auth.js';
-import { BackOfficeActions } from './back-office-actions.js';
-import { elementsDist, repoRoot, webDist } from './build.js';
-import type { DemoConfig } from './config.js';
-import { ShopperSessions } from './cookies.js';
-import { withRenderedCheckout } from './checkout-ssr.js';
-import { compressedStatic, compressSent } from './compress.js';
-import { withCriticalCss } from './critical-css.js';
-import { cspMiddleware, withNonce } from './csp.js';
-import { openDatabase, type Database, type DatabaseConfig } from './db.js';
-import { errorHandler } from './errors.js';
-import { describeMeta, safeLine } from './log.js';
-import { escapeHtml, formatAmount, page } from './html.js';
-import { networkOf, WindowLimit } from './limits.js';
-import { handlePaymentWebhook } from './notifications.js';
+import { adminRouter } from './back-office/admin.js';
+import { adminAuth } from './back-office/admin-auth.js';
+import { BackOfficeActions } from './back-office/actions.js';
+import { elementsDist, repoRoot, webDist } from './platform/build.js';
+import type { DemoConfig } from './platform/config.js';
+import { ShopperSessions } from './platform/http/cookies.js';
+import { withRenderedCheckout } from './shop/pages/checkout-ssr.js';
+import { compressedStatic, compressSent } from './platform/http/compress.js';
+import { withCriticalCss } from './shop/pages/critical-css.js';
+import { cspMiddleware, withNonce } from './platform/http/csp.js';
+import { openDatabase, type Database, type DatabaseConfig } from './platform/database/db.js';
+import { errorHandler } from './platform/http/errors.js';
+import { describeMeta, safeLine } from './platform/log.js';
+import { escapeHtml, formatAmount, page } from './platform/html.js';
+import { networkOf, WindowLimit } from './platform/http/limits.js';
+import { handlePaymentWebhook } from './shop/notifications.js';
 import {
   amountIn,
   cartLines,
@@ -42,13 +42,13 @@ import {
   sameLines,
   type Order,
   type OrderPayment,
-} from './orders.js';
-import { scriptTagPage, testCardsPage } from './pages.js';
-import { createDemoMetrics, type MetricsAccess } from './metrics.js';
-import { paymentResultRoute } from './payment-result.js';
-import { refundSecondPayment } from './second-payment.js';
-import { webhookLog } from './webhook-log.js';
-import { pageReportLog } from './page-report-log.js';
+} from './shop/orders.js';
+import { scriptTagPage, testCardsPage } from './shop/pages/pages.js';
+import { createDemoMetrics, type MetricsAccess } from './platform/metrics/metrics.js';
+import { paymentResultRoute } from './shop/payment-result.js';
+import { refundSecondPayment } from './shop/second-payment.js';
+import { webhookLog } from './shop/webhook-log.js';
+import { pageReportLog } from './shop/page-report-log.js';
 
 export interface DemoOptions extends Omit<DemoConfig, 'database' | 'metrics'> {
   /** Where the orders are kept, or a database already open (tests wrap one to make it fail). */

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { Queryable } from './db.js';
+import type { Queryable } from '../database/db.js';
 
 /** The value of a cookie in the request, if sent once (a repeated name counts as not sent). */
 export function readCookie(req: Request, name: string): string | undefined {

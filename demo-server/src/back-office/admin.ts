@@ -7,18 +7,13 @@ import {
   type GatewayClient,
 } from '@pg-checkout/node';
 import type { adminAuth, AdminSession } from './admin-auth.js';
-import {
-  FORM_KEY,
-  newFormKey,
-  type BackOfficeAction,
-  type BackOfficeActions,
-} from './back-office-actions.js';
+import { FORM_KEY, newFormKey, type BackOfficeAction, type BackOfficeActions } from './actions.js';
 import { renderCharts } from './charts.js';
-import { escapeHtml, formatAmount, page } from './html.js';
-import { chargedForOther, type Order, type OrderStore } from './orders.js';
-import type { MetricsHistory } from './metrics-history.js';
-import { webhookLog, type WebhookEntry } from './webhook-log.js';
-import { renderPageReports } from './page-report-log.js';
+import { escapeHtml, formatAmount, page } from '../platform/html.js';
+import { chargedForOther, type Order, type OrderStore } from '../shop/orders.js';
+import type { MetricsHistory } from '../platform/metrics/metrics-history.js';
+import { webhookLog, type WebhookEntry } from '../shop/webhook-log.js';
+import { renderPageReports } from '../shop/page-report-log.js';
 
 interface ListedTransaction {
   reference: string;

@@ -1,5 +1,5 @@
 import type { PageIntegrityReport } from '@pg-checkout/express';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../platform/html.js';
 
 /** Reports kept for the back office: anyone can post one, so a short list, newest first. */
 const MAX_REPORTS = 50;

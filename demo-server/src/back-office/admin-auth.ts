@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import { clearCookie, cookieName, readCookie, setCookie } from './cookies.js';
-import { page } from './html.js';
-import { networkOf } from './limits.js';
+import { clearCookie, cookieName, readCookie, setCookie } from '../platform/http/cookies.js';
+import { page } from '../platform/html.js';
+import { networkOf } from '../platform/http/limits.js';
 
 /** One signed-in back-office browser. */
 export interface AdminSession {
