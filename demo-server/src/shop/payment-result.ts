@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { GatewayClient } from '@pg-checkout/node';
-import type { ShopperSessions } from '../platform/http/cookies.js';
+import type { ShopperSessions } from './sessions.js';
 import { networkOf, type WindowLimit } from '../platform/http/limits.js';
 import { paymentStatusOf } from './notifications.js';
 import { formatAmount } from '../platform/html.js';
