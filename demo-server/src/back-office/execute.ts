@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { RequestRejectedError } from '@pg-checkout/node';
-import type { AdminDeps } from './admin.js';
+import type { AdminDeps } from './deps.js';
 import { back, formKey, outcomeUnknown, REFERENCE, RELOAD } from './forms.js';
 
 const alreadyExecuted = (reference: string) =>

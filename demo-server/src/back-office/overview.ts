@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { page } from '../platform/html.js';
-import type { AdminDeps } from './admin.js';
+import type { AdminDeps } from './deps.js';
 import type { BackOfficeAction } from './actions.js';
 import { renderCharts } from './charts.js';
 import { sessionOf } from './forms.js';

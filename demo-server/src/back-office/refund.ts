@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { RefundError } from '@pg-checkout/express';
 import { formatAmount } from '../platform/html.js';
-import type { AdminDeps } from './admin.js';
+import type { AdminDeps } from './deps.js';
 import { back, formKey, outcomeUnknown, REFERENCE, RELOAD } from './forms.js';
 
 /**
