@@ -1,54 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import express, { type Request, type Response } from 'express';
+import { createServer } from 'node:http';
+import express, { type Router } from 'express';
+import type { CheckoutLogger, CheckoutRouter } from '@pg-checkout/express';
+import type { GatewayClient } from '@pg-checkout/node';
+import { adminAuth } from './back-office/admin-auth.js';
+import { adminRouter } from './back-office/admin.js';
+import { BackOfficeActions } from './back-office/actions.js';
+import type { DemoConfig } from './platform/config.js';
+import { openDatabase, type Database, type DatabaseConfig } from './platform/database/db.js';
+import { connectGateway, type ConnectedGateway } from './platform/gateway.js';
+import { cspMiddleware } from './platform/http/csp.js';
+import { answerTheRest, baseApp, closeServer, listen, serveFiles } from './platform/http/server.js';
+import { demoLog } from './platform/log.js';
 import {
-  CheckoutError,
-  createCheckout,
-  formNotice,
-  type CheckoutLogger,
-  type PaymentEvent,
-  type ResolveOrderContext,
-} from '@pg-checkout/express';
-import { GatewayClient } from '@pg-checkout/node';
-import { createSandbox } from '@pg-checkout/sandbox';
-import { adminRouter } from './admin.js';
-import { adminAuth } from './admin-auth.js';
-import { BackOfficeActions } from './back-office-actions.js';
-import { elementsDist, repoRoot, webDist } from './build.js';
-import type { DemoConfig } from './config.js';
-import { ShopperSessions } from './cookies.js';
-import { withRenderedCheckout } from './checkout-ssr.js';
-import { compressedStatic, compressSent } from './compress.js';
-import { withCriticalCss } from './critical-css.js';
-import { cspMiddleware, withNonce } from './csp.js';
-import { openDatabase, type Database, type DatabaseConfig } from './db.js';
-import { errorHandler } from './errors.js';
-import { describeMeta, safeLine } from './log.js';
-import { escapeHtml, formatAmount, page } from './html.js';
-import { networkOf, WindowLimit } from './limits.js';
-import { handlePaymentWebhook } from './notifications.js';
-import {
-  amountIn,
-  cartLines,
-  cartTotal,
-  chargedForOther,
-  CURRENCY,
-  MAX_QUANTITY,
-  OrderStore,
-  PRODUCT,
-  sameLines,
-  type Order,
-  type OrderPayment,
-} from './orders.js';
-import { scriptTagPage, testCardsPage } from './pages.js';
-import { createDemoMetrics, type MetricsAccess } from './metrics.js';
-import { paymentResultRoute } from './payment-result.js';
-import { refundSecondPayment } from './second-payment.js';
-import { webhookLog } from './webhook-log.js';
-import { pageReportLog } from './page-report-log.js';
+  createDemoMetrics,
+  type DemoMetrics,
+  type MetricsAccess,
+} from './platform/metrics/metrics.js';
+import { cartRoutes } from './shop/cart.js';
+import { mountCheckout } from './shop/checkout.js';
+import { shopPages } from './shop/pages/routes.js';
+import { paymentResultRoute } from './shop/payment-result.js';
+import { openShop, type Shop } from './shop/shop.js';
 
 export interface DemoOptions extends Omit<DemoConfig, 'database' | 'metrics'> {
   /** Where the orders are kept, or a database already open (tests wrap one to make it fail). */
@@ -81,47 +54,9 @@ export interface RunningDemo {
   close(): Promise<void>;
 }
 
-/**
- * The order an anonymous visitor sees before acting (GET {mount}/config shows its amount). It is
- * no row and never paid: every route that pays makes the shopper's own order first.
- */
-const PREVIEW_REFERENCE = 'order-preview';
-
-/** What GET and PUT /api/cart answer. */
-function cartView(order: Order | undefined) {
-  const lines = order?.lines ?? cartLines(1);
-  return {
-    product: PRODUCT.name,
-    quantity: lines[0]?.quantity ?? 1,
-    amount: order?.total ?? cartTotal(lines),
-    currency: order?.currency ?? CURRENCY,
-    /** open: the cart can change; paid, changed or refunded: it is frozen, and a change starts a new order. */
-    status: order?.status ?? 'open',
-    /** The order's reference once the shopper has one (only this browser's session sees it). */
-    ...(order ? { order: order.reference } : {}),
-  };
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve((server.address() as AddressInfo).port));
-  });
-}
-
 /** Starts the shop (and the sandbox unless a real gateway is configured). */
 export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
-  const write = options.log ?? ((line: string) => console.log(line));
-  // Every line the demo writes passes here: card-number-like text is masked, bodies never printed.
-  const log = (line: string) => write(safeLine(line));
-  const line = (level: string, msg: string, meta?: unknown) =>
-    log(`[checkout] ${level}${msg}${meta ? ' ' + describeMeta(meta) : ''}`);
-  const logger: CheckoutLogger = {
-    info: (msg, meta) => line('', msg, meta),
-    warn: (msg, meta) => line('WARN ', msg, meta),
-    error: (msg, meta) => line('ERROR ', msg, meta),
-  };
-
+  const { log, logger } = demoLog(options.log);
   const db = 'query' in options.database ? options.database : await openDatabase(options.database);
   try {
     return await startWith(db, options, log, logger);
@@ -131,52 +66,19 @@ export async function startDemo(options: DemoOptions): Promise<RunningDemo> {
   }
 }
 
+/**
+ * The shop from the bottom up: its orders and sessions, the gateway, the metrics and the port; then
+ * what answers requests, in the order Express tries them: the checkout, the shop's JSON API, the
+ * pages (the shop's and the back office's), the built files, and a page for anything else.
+ */
 async function startWith(
   db: Database,
   options: DemoOptions,
   log: (line: string) => void,
   logger: CheckoutLogger,
 ): Promise<RunningDemo> {
-  const orders = new OrderStore(db);
-  const sessions = await ShopperSessions.open(db);
-  const actions = new BackOfficeActions(db);
-  // Orders an anonymous client may start per minute (its network, and everyone together): rows
-  // appear only when a shopper acts, and never faster than this. RATE_LIMIT_PER_IP raises it.
-  const orderLimit =
-    options.rateLimitPerIp === false ? Infinity : Math.max(30, options.rateLimitPerIp ?? 30);
-  const newOrders = new WindowLimit({
-    windowMs: 60_000,
-    perKey: orderLimit,
-    global: orderLimit * 20,
-  });
-  // Result-page requests that may ask the gateway, per network and overall.
-  const resultLookups = new WindowLimit({ windowMs: 60_000, perKey: 60, global: 600 });
-
-  /** The shopper's session: the signed cookie, or the one this response is about to set. */
-  const sessionOf = (req: Request): string | undefined =>
-    sessions.of(req) ?? (req.res?.locals as { newSession?: string } | undefined)?.newSession;
-  const mayStartOrder = (req: Request): boolean =>
-    newOrders.take(networkOf(req.ip ?? req.socket.remoteAddress)).ok;
-
-  const sandbox = options.gateway
-    ? undefined
-    : await createSandbox({
-        port: options.sandboxPort,
-        host: options.host,
-        profile: options.sandboxProfile ?? 'default',
-        logger: {
-          info: (l: string) => log(`[sandbox] ${l}`),
-          warn: (l: string) => log(`[sandbox] WARN ${l}`),
-        },
-      });
-  const credentials = options.gateway ?? {
-    baseUrl: sandbox!.url,
-    token: sandbox!.token,
-    secret: sandbox!.secret,
-  };
-  const client = new GatewayClient(credentials);
-  const gatewayOrigin = new URL(credentials.baseUrl).origin;
-
+  const shop = await openShop(db, options.rateLimitPerIp);
+  const gateway = await connectGateway(options, log);
   // The checkout's metrics: the back office's charts always, Prometheus's /metrics when configured.
   const metrics = createDemoMetrics(options.metrics ?? false, options.metricsSampleMs);
   const server = createServer();
@@ -187,333 +89,80 @@ async function startWith(
   const origin = options.publicUrl?.replace(/\/$/, '') ?? `http://localhost:${port}`;
   const adminPassword = options.adminPassword ?? randomBytes(12).toString('base64url');
 
-  const app = express();
-  app.disable('x-powered-by');
-  // Which hops may say the client's address and scheme (req.ip, req.secure and so Secure cookies).
-  app.set('trust proxy', options.trustProxy);
-  // Started while the pages build: a request waits for them (a second or two) rather than failing.
-  const { assetsReady } = options;
-  if (assetsReady)
-    app.use((_req, _res, next) => {
-      assetsReady.then(
-        () => next(),
-        (error: unknown) => next(error),
-      );
-    });
-  // Pages and the shop's JSON leave compressed when the browser asks (files: compressedStatic below).
-  app.use(compressSent());
-
-  // Records every webhook the gateway sends and whether the middleware accepted it.
-  app.use('/checkout/webhooks', (req, res, next) => {
-    res.on('finish', () => {
-      if (res.statusCode >= 400 && res.statusCode < 500) {
-        webhookLog.add({
-          receivedAt: new Date(),
-          kind: req.path.includes('payout') ? 'payout' : 'payment',
-          verified: false,
-          reason: `answered ${res.statusCode}`,
-        });
-      }
-    });
-    next();
-  });
-
-  /**
-   * The shopper's order. Reads (GET {mount}/config) see the current order or, with none, a preview
-   * that writes nothing; a route that pays makes the order first (the shopper acted), under the
-   * new-order limit. The hosted page charges the total in USD: the checkout says which method pays.
-   */
-  const resolveOrder = async (req: Request, { method }: ResolveOrderContext) => {
-    const session = sessionOf(req);
-    let order = session ? await orders.current(session) : undefined;
-    // A read writes nothing (HTTP's safe methods); a POST is the shopper acting.
-    const pays = req.method !== 'GET' && req.method !== 'HEAD';
-    if (pays && (!order || order.status === 'refunded')) {
-      if (!mayStartOrder(req))
-        throw new CheckoutError(
-          429,
-          'rate_limited',
-          'Too many new orders from your network. Wait a minute and try again.',
-          { 'Retry-After': '60' },
-        );
-      order = (await orders.ensure(sessions.ensure(req, req.res!), cartLines(1))).order;
-    }
-    const amount = order?.total ?? cartTotal(cartLines(1));
-    const currency = method === 'hosted' ? 'USD' : CURRENCY;
-    return {
-      amount: amountIn(amount, currency)!,
-      currency,
-      reference: order?.reference ?? PREVIEW_REFERENCE,
-      consumer: {
-        name: 'Thandi',
-        surname: 'Nkosi',
-        email: 'thandi@example.com',
-        consumerAddress: {
-          addressLineOne: '1 Long Street',
-          city: 'Cape Town',
-          postCode: '8001',
-          country: 'ZA',
-        },
-      },
-    };
-  };
-
-  /** The middleware's hooks: the gateway decided a payment of one of the shop's orders. */
-  const recordPayment = async (e: PaymentEvent, status: OrderPayment['status']) => {
-    log(
-      `[shop] payment ${e.reference} ${status === 'paid' ? 'completed' : status} (${e.merchantReference})`,
-    );
-    const order = await orders.byReference(e.orderReference);
-    if (!order) {
-      log(
-        `[shop] WARN payment ${e.reference} is for ${e.orderReference}, which is no order of this shop`,
-      );
-      return;
-    }
-    await orders.recordPayment({
-      reference: e.reference,
-      orderId: order.id,
-      merchantReference: e.merchantReference,
-      amount: e.amount,
-      currency: e.currency,
-      status,
-    });
-    if (status !== 'paid') return;
-    const outcome = await orders.markPaid(order.id, {
-      reference: e.reference,
-      amount: e.amount,
-      currency: e.currency,
-    });
-    if (outcome === 'changed')
-      log(`[shop] WARN ${order.reference} ${chargedForOther((await orders.byId(order.id))!)}`);
-    if (outcome === 'second-payment') {
-      log(
-        `[shop] WARN ${order.reference} was already paid by ${order.paid?.reference}; ${e.reference} is a second charge to refund`,
-      );
-      const payment = (await orders.paymentsOf(order.id)).find((p) => p.reference === e.reference);
-      if (payment) await refundSecondPayment(client, orders, payment, log);
-    }
-  };
-
-  const checkout = createCheckout({
-    gateway: client,
-    webhookSecret: credentials.secret,
-    publicUrl: `${origin}/checkout`,
-    environment: 'development',
-    resolveOrder,
-    methods: ['card', 'hosted', 'eft', 'redirect'],
-    // Authorize at checkout, capture from the back office when the order ships.
-    autoExecute: false,
-    redirectUrls: {
-      success: `${origin}/result?outcome=success`,
-      cancel: `${origin}/result?outcome=cancel`,
-      error: `${origin}/result?outcome=error`,
-    },
-    ...(options.rateLimitPerIp === undefined
-      ? {}
-      : {
-          rateLimit: options.rateLimitPerIp === false ? false : { perIp: options.rateLimitPerIp },
-        }),
-    // Saved cards belong to the browser session (a signed cookie), across its orders.
-    savedCards: {
-      shopperId: (req) => {
-        const session = sessionOf(req);
-        // Dashed like every id the shop makes: no long digit run reaches a log (ids.ts).
-        return session ? `demo-${session.slice(0, 32).match(/.{8}/g)!.join('-')}` : undefined;
-      },
-    },
+  const app = baseApp(options);
+  const checkout = mountCheckout(app, {
+    shop,
+    gateway,
+    origin,
+    rateLimitPerIp: options.rateLimitPerIp,
+    log,
     logger,
-    telemetry: { meterProvider: metrics.meterProvider },
-    onPageIntegrityReport: (report) => pageReportLog.add(report),
-    onPaymentCompleted: (e) => recordPayment(e, 'paid'),
-    onPaymentFailed: (e) => recordPayment(e, 'failed'),
-    onPaymentPending: (e) => recordPayment(e, 'pending'),
-    onWebhook: async (event) => {
-      if (event.type === 'payment') {
-        // The hash covers the reference only: the gateway's record decides, and the order is the
-        // one the shop recorded the payment for, or the verified order of its merchant reference.
-        await handlePaymentWebhook(event, {
-          orders,
-          client,
-          log,
-          onSecondPayment: (payment) => refundSecondPayment(client, orders, payment, log),
-        });
-        return;
-      }
-      webhookLog.add({
-        receivedAt: new Date(),
-        kind: 'payout',
-        verified: true,
-        reference: String(event.payload.payoutId),
-        amount: event.payload.totalAmount,
-      });
-      log(`[shop] webhook payout verified`);
-    },
-    // A refund made from the back office that the gateway completed: a payment refunded in full
-    // (the gateway's record says REFUNDED) refunds its order. Idempotent, as hooks must be.
-    onRefundCompleted: async (e) => {
-      log(`[shop] refund ${e.merchantReference} of ${e.paymentReference} completed`);
-      const order = await orders.byPayment(e.paymentReference);
-      if (!order) return;
-      const { payment } = await checkout.refundable(e.paymentReference);
-      if (payment.status === 'REFUNDED' && (await orders.markRefunded(order.id, payment.reference)))
-        log(`[shop] ${order.reference} refunded (${payment.reference})`);
-    },
+    meterProvider: metrics.meterProvider,
   });
-  app.use('/checkout', checkout);
-
-  // The demo's own JSON API: the cart (quantity only; the server owns the price).
-  app.get('/api/cart', async (req, res) => {
-    const session = sessions.of(req);
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(cartView(session ? await orders.current(session) : undefined));
-  });
-  app.put('/api/cart', express.json({ limit: '1kb' }), async (req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    const quantity = (req.body as { quantity?: unknown } | undefined)?.quantity;
-    if (
-      !Number.isInteger(quantity) ||
-      (quantity as number) < 1 ||
-      (quantity as number) > MAX_QUANTITY
-    ) {
-      res.status(400).json({
-        success: false,
-        message: `quantity must be a whole number from 1 to ${MAX_QUANTITY}`,
-      });
-      return;
-    }
-    const lines = cartLines(quantity as number);
-    const known = sessions.of(req);
-    const current = known ? await orders.current(known) : undefined;
-    // A new order (no cart yet, or a change to a paid one) counts against the new-order limit.
-    const starts = !current || (current.status !== 'open' && !sameLines(current.lines, lines));
-    if (starts && !mayStartOrder(req)) {
-      res.setHeader('Retry-After', '60');
-      res.status(429).json({
-        success: false,
-        message: 'Too many new orders from your network. Wait a minute and try again.',
-      });
-      return;
-    }
-    const { order } = await orders.setCart(sessions.ensure(req, res), lines);
-    res.json(cartView(order));
-  });
-
+  app.use(cartRoutes(shop));
   app.get(
     '/api/payment-result',
-    paymentResultRoute({ client, orders, sessions, limit: resultLookups, log }),
-  );
-
-  if (metrics.route) app.get('/metrics', metrics.route);
-
-  const pages = express.Router();
-  pages.use(cspMiddleware(gatewayOrigin, new URL(origin).origin));
-  const built = (name: string) => readFileSync(join(webDist, name), 'utf8');
-  // A page gives the browser its session cookie (signed, no row): saved cards and the order it
-  // makes when the shopper acts belong to it.
-  const sendBuilt = (name: string) => (req: Request, res: Response) => {
-    sessions.ensure(req, res);
-    res.type('html').send(withNonce(built(name), String(res.locals.nonce)));
-  };
-  // The checkout page carries its drop-in server-rendered, with the shopper's total on Pay.
-  pages.get(['/', '/index.html'], async (req, res) => {
-    const session = sessions.ensure(req, res);
-    const cart = cartView(await orders.current(session));
-    const payLabel = `Pay ${formatAmount(cart.amount, cart.currency)}`;
-    // A real form: with no script (blocked, failed, not arrived) the card still pays by a form post.
-    const { token } = await checkout.formToken(req, res);
-    const declined = typeof req.query.pg_declined === 'string' ? req.query.pg_declined : undefined;
-    const markup = withCriticalCss(
-      await withRenderedCheckout(built('index.html'), payLabel, {
-        token,
-        notice: formNotice(declined),
-      }),
-    );
-    res.type('html').send(withNonce(markup, String(res.locals.nonce)));
-  });
-  pages.get(['/esm', '/esm.html'], sendBuilt('esm.html'));
-  // The result page says a paid order's result from the server too: a shopper whose payment needed no
-  // script (the card form's post) may run none here either; until then it looks again by itself.
-  pages.get(['/result', '/result.html'], async (req, res) => {
-    const order = await orders.current(sessions.ensure(req, res));
-    const shell = built('result.html');
-    const paid = order?.status === 'paid' && order.paid;
-    const markup = paid
-      ? shell
-          .replace(/(<h1 id="result-title">)[^<]*/, (_, open: string) => `${open}Thank you!`)
-          .replace(
-            /(<p id="result-detail" role="status">)/,
-            (_, open: string) =>
-              `${open}Your payment of ${escapeHtml(formatAmount(paid.amount, paid.currency))} went through. A confirmation follows by e-mail.`,
-          )
-      : shell.replace(
-          '</head>',
-          '<noscript><meta http-equiv="refresh" content="3"></noscript></head>',
-        );
-    res.type('html').send(withNonce(markup, String(res.locals.nonce)));
-  });
-  pages.get(['/script-tag', '/script-tag.html'], (req, res) => {
-    sessions.ensure(req, res);
-    res.type('html').send(scriptTagPage(String(res.locals.nonce)));
-  });
-  pages.get('/test-cards', (_req, res) =>
-    res.type('html').send(testCardsPage(String(res.locals.nonce))),
-  );
-  pages.use(
-    '/admin',
-    adminRouter({
-      client,
-      auth: adminAuth(adminPassword),
-      orders,
-      actions,
-      refunds: checkout,
-      history: metrics.history,
+    paymentResultRoute({
+      client: gateway.client,
+      orders: shop.orders,
+      sessions: shop.sessions,
+      limit: shop.resultLookups,
+      log,
     }),
   );
-  app.use(pages);
-
-  // Vite's names carry a content hash: cached for a year. The elements' and shop.css's names do not.
-  app.use('/assets', compressedStatic(join(webDist, 'assets'), { immutable: true }));
-  const shopStyle = compressedStatic(join(repoRoot, 'demo-server/web/src'), { immutable: false });
-  app.get('/shop.css', shopStyle);
-  app.use('/elements', compressedStatic(elementsDist, { immutable: false }));
-  app.use('/elements', express.static(elementsDist));
-  app.get('/favicon.ico', (_req, res) => res.status(204).end());
-
-  app.use((_req, res) => {
-    res
-      .status(404)
-      .type('html')
-      .send(
-        page({
-          title: 'Not found',
-          nonce: '',
-          body: `<h1>Not found</h1><p><a href="/">Back to the shop</a></p>`,
-        }),
-      );
-  });
-  app.use(errorHandler(log));
-
+  if (metrics.route) app.get('/metrics', metrics.route);
+  app.use(pages({ db, shop, gateway, origin, checkout, adminPassword, metrics }));
+  serveFiles(app);
+  answerTheRest(app, log);
   server.on('request', app);
 
   return {
     url: origin,
-    sandboxUrl: sandbox?.url,
-    sandboxProfile: sandbox?.profile,
-    client,
+    sandboxUrl: gateway.sandbox?.url,
+    sandboxProfile: gateway.sandbox?.profile,
+    client: gateway.client,
     adminPassword,
     adminPasswordGenerated: options.adminPassword === undefined,
     database: { kind: db.kind, where: db.where },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeServer(server);
       try {
         await metrics.close();
-        await sandbox?.close();
+        await gateway.sandbox?.close();
       } finally {
         // PGlite's folder lock and the pool's sockets: left open, the process would not exit.
         await db.close();
       }
     },
   };
+}
+
+/**
+ * The pages, each with a fresh nonce and the payment page's headers (CSP): the shop's, and the
+ * back office behind its sign-in on /admin.
+ */
+function pages(deps: {
+  db: Database;
+  shop: Shop;
+  gateway: ConnectedGateway;
+  origin: string;
+  checkout: CheckoutRouter;
+  adminPassword: string;
+  metrics: DemoMetrics;
+}): Router {
+  const router = express.Router();
+  router.use(cspMiddleware(deps.gateway.origin, new URL(deps.origin).origin));
+  router.use(shopPages(deps));
+  router.use(
+    '/admin',
+    adminRouter({
+      client: deps.gateway.client,
+      auth: adminAuth(deps.adminPassword),
+      orders: deps.shop.orders,
+      actions: new BackOfficeActions(deps.db),
+      refunds: deps.checkout,
+      history: deps.metrics.history,
+    }),
+  );
+  return router;
 }

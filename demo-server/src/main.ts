@@ -1,8 +1,8 @@
 import { testCards } from '@pg-checkout/sandbox';
 import { startDemo } from './app.js';
-import { spaced } from './html.js';
-import { buildAssets } from './build.js';
-import { configFromEnv } from './config.js';
+import { spaced } from './platform/html.js';
+import { buildAssets } from './platform/build.js';
+import { configFromEnv } from './platform/config.js';
 
 const config = configFromEnv();
 // The database, the sandbox and the server start while the pages build; a request meanwhile waits.

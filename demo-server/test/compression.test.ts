@@ -4,9 +4,9 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { repoRoot } from '../src/build.js';
-import { chooseEncoding } from '../src/compress.js';
-import { criticalCss } from '../src/critical-css.js';
+import { repoRoot } from '../src/platform/build.js';
+import { chooseEncoding } from '../src/platform/http/compress.js';
+import { criticalCss } from '../src/shop/pages/critical-css.js';
 import { demoOnSandbox } from './helpers/demo.js';
 
 interface Raw {

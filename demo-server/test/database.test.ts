@@ -8,10 +8,10 @@ import {
   startPostgres,
   type Postgres,
 } from '@pg-checkout/test-helpers/postgres';
-import { BackOfficeActions, newFormKey } from '../src/back-office-actions.js';
-import { openDatabase, type Database, type DatabaseConfig } from '../src/db.js';
-import { migrate, MIGRATIONS } from '../src/migrations.js';
-import { cartLines, OrderStore, orderIdOf } from '../src/orders.js';
+import { BackOfficeActions, newFormKey } from '../src/back-office/actions.js';
+import { openDatabase, type Database, type DatabaseConfig } from '../src/platform/database/db.js';
+import { migrate, MIGRATIONS } from '../src/platform/database/migrations.js';
+import { cartLines, OrderStore, orderIdOf } from '../src/shop/orders.js';
 
 // The shop's SQL, run the same on embedded PGlite and on a real PostgreSQL (started here).
 

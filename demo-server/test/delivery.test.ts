@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createSandbox, type Sandbox } from '@pg-checkout/sandbox';
 import { adminSession, backOfficePage, ordersIn } from '@pg-checkout/test-helpers/admin';
 import { completeChallenge, runMethodStep } from '@pg-checkout/test-helpers/bank';
-import { formatAmount } from '../src/html.js';
+import { formatAmount } from '../src/platform/html.js';
 import { databaseBackends, startDemoWithOutage, type DemoWithOutage } from './helpers/outage.js';
 import { Shopper } from '@pg-checkout/test-helpers/shopper';
 

@@ -3,8 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
 import express from 'express';
-import { configFromEnv } from '../src/config.js';
-import { createDemoMetrics, type MetricsAccess } from '../src/metrics.js';
+import { configFromEnv } from '../src/platform/config.js';
+import { createDemoMetrics, type MetricsAccess } from '../src/platform/metrics/metrics.js';
 
 const running: { server: Server; close: () => Promise<void> }[] = [];
 

@@ -11,8 +11,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { adminSession, backOfficePage } from '@pg-checkout/test-helpers/admin';
 import { launchChromium } from '@pg-checkout/test-helpers/browser';
-import { elementsDist } from '../src/build.js';
-import { pageReportLog } from '../src/page-report-log.js';
+import { elementsDist } from '../src/platform/build.js';
+import { pageReportLog } from '../src/shop/page-report-log.js';
 import { demoOnSandbox } from './helpers/demo.js';
 
 const reportsIn = (html: string) =>

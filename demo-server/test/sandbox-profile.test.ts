@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { startDemo } from '../src/app.js';
-import { configFromEnv } from '../src/config.js';
+import { configFromEnv } from '../src/platform/config.js';
 
 describe('SANDBOX_PROFILE for `npm start`', () => {
   test('is read from the environment: default unless strict, anything else refused', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { GatewayClient } from '@pg-checkout/node';
-import type { OrderPayment, OrderStore } from '../src/orders.js';
-import { duplicateRefundReference, refundSecondPayment } from '../src/second-payment.js';
+import type { OrderPayment, OrderStore } from '../src/shop/orders.js';
+import { duplicateRefundReference, refundSecondPayment } from '../src/shop/second-payment.js';
 
 // A second charge of a paid order goes back once: the refund is looked up by its merchant reference
 // before anything is sent, so a retry, a reload of the result page or another instance never refunds twice.

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { createSandbox } from '@pg-checkout/sandbox';
 import { startDemo } from '../src/app.js';
-import { buildAssets } from '../src/build.js';
+import { buildAssets } from '../src/platform/build.js';
 
 test('a page asked for while the assets build waits for them, then answers 200', async () => {
   await buildAssets(() => undefined);

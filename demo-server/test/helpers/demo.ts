@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { createSandbox } from '@pg-checkout/sandbox';
 import { forSuite } from '@pg-checkout/test-helpers/suite';
 import { startDemo, type RunningDemo } from '../../src/app.js';
-import { buildAssets } from '../../src/build.js';
-import type { Database, DatabaseConfig } from '../../src/db.js';
+import { buildAssets } from '../../src/platform/build.js';
+import type { Database, DatabaseConfig } from '../../src/platform/database/db.js';
 
 export const ADMIN_PASSWORD = 'demo test password';
 

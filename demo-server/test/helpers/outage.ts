@@ -6,7 +6,7 @@ import {
   startPostgres,
   type Postgres,
 } from '@pg-checkout/test-helpers/postgres';
-import { openDatabase, type Database, type Queryable } from '../../src/db.js';
+import { openDatabase, type Database, type Queryable } from '../../src/platform/database/db.js';
 import { startTestDemo, type TestDemo } from './demo.js';
 
 /** The shop's database going away and coming back. */

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { elementsDist } from './build.js';
+import { elementsDist } from '../../platform/build.js';
 
 /**
  * ` integrity="sha384-…" crossorigin="anonymous"` for a script-tag file of @pg-checkout/elements, from the

@@ -3,7 +3,7 @@ import { existsSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export const webDist = join(repoRoot, 'demo-server/dist/web');
 export const elementsDist = join(repoRoot, 'packages/elements/dist');
 

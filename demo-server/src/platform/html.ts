@@ -7,7 +7,7 @@ export function escapeHtml(value: unknown): string {
 }
 
 /** Cents to a display amount, as the shop's browser pages write it too: 14900 ZAR -> "R 149,00". */
-export { money as formatAmount } from '../web/src/money.js';
+export { money as formatAmount } from '../../web/src/money.js';
 
 /** The shell shared by the server-rendered pages (back office, script-tag page, test cards). */
 export function page(opts: { title: string; nonce: string; body: string; head?: string }): string {

@@ -1,5 +1,5 @@
 import { testCards } from '@pg-checkout/sandbox';
-import { escapeHtml, page, spaced } from './html.js';
+import { escapeHtml, page, spaced } from '../../platform/html.js';
 import { integrityOf } from './script-integrity.js';
 
 /** A checkout page that loads the elements from one script tag, as a non-bundler site would. */

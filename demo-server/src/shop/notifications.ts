@@ -1,6 +1,6 @@
 import type { LookupRecord } from '@pg-checkout/express';
 import type { PaymentNotification } from '@pg-checkout/protocol';
-import { formatAmount } from './html.js';
+import { formatAmount } from '../platform/html.js';
 import type { GatewayClient } from '@pg-checkout/node';
 import type { Order, OrderPayment, OrderStore } from './orders.js';
 import { webhookLog } from './webhook-log.js';

@@ -6,7 +6,7 @@
 import { render } from '@lit-labs/ssr';
 import { collectResult } from '@lit-labs/ssr/lib/render-result.js';
 import { html } from 'lit';
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../../platform/html.js';
 
 /**
  * The drop-in's module, named at run time: it is browser code (type-checked in its own package with the

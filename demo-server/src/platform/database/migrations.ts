@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Queryable } from './queryable.js';
 
 /**
  * The schema, one step per release, never edited once shipped: a database at step n gets steps

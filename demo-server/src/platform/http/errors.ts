@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { maskText } from '@pg-checkout/protocol';
-import { page } from './html.js';
+import { page } from '../html.js';
 
 /** Body-parser and router errors a browser can cause, by their `type`, in words a person reads. */
 const CLIENT_ERRORS: Record<string, { code: string; message: string }> = {

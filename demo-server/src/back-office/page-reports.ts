@@ -1,23 +1,10 @@
-import type { PageIntegrityReport } from '@pg-checkout/express';
-import { escapeHtml } from './html.js';
-
-/** Reports kept for the back office: anyone can post one, so a short list, newest first. */
-const MAX_REPORTS = 50;
-
-const reports: PageIntegrityReport[] = [];
-
-/** The payment pages' reports (CSP, Trusted Types, integrity) the middleware handed to `onPageIntegrityReport`. */
-export const pageReportLog = {
-  add(report: PageIntegrityReport): void {
-    reports.unshift(report);
-    if (reports.length > MAX_REPORTS) reports.length = MAX_REPORTS;
-  },
-  list: (): readonly PageIntegrityReport[] => reports,
-};
+import { escapeHtml } from '../platform/html.js';
+import { MAX_REPORTS, pageReportLog } from '../shop/page-report-log.js';
 
 /** The back office's section: the last reports, each field escaped (they come from browsers, or anyone). */
 export function renderPageReports(): string {
-  const rows = reports
+  const rows = pageReportLog
+    .list()
     .map(
       (r) => `<tr>
 <td>${escapeHtml(new Date(r.receivedAt).toISOString())}</td>

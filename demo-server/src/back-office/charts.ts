@@ -1,5 +1,5 @@
-import { escapeHtml } from './html.js';
-import { combine, ratesOf, type Interval } from './metrics-history.js';
+import { escapeHtml } from '../platform/html.js';
+import { combine, ratesOf, type Interval } from '../platform/metrics/metrics-history.js';
 
 const WIDTH = 240;
 const HEIGHT = 56;

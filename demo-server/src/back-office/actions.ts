@@ -1,5 +1,5 @@
-import type { Database } from './db.js';
-import { RANDOM_ID, randomId } from './ids.js';
+import type { Database } from '../platform/database/db.js';
+import { RANDOM_ID, randomId } from '../platform/ids.js';
 
 /** A back-office form's idempotency key: 128 random bits, made when the form is drawn. */
 export const newFormKey = (): string => randomId();

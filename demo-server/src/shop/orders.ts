@@ -1,6 +1,6 @@
-import type { Database, Queryable } from './db.js';
-import { formatAmount } from './html.js';
-import { randomId } from './ids.js';
+import type { Database, Queryable } from '../platform/database/db.js';
+import { formatAmount } from '../platform/html.js';
+import { randomId } from '../platform/ids.js';
 
 /** The demo's one product: the server owns the price, the browser only picks a quantity. */
 export const PRODUCT = {

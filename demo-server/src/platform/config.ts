@@ -1,11 +1,11 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { redactUrl, type DatabaseConfig } from './db.js';
-import type { MetricsAccess } from './metrics.js';
+import { redactUrl, type DatabaseConfig } from './database/db.js';
+import type { MetricsAccess } from './metrics/metrics.js';
 
 /** Where `npm start` keeps its orders when DATABASE_URL is unset: demo-server/data. */
-export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../data', import.meta.url));
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../data', import.meta.url));
 
 /** The demo's settings, from the environment. */
 export interface DemoConfig {

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express';
 import type { GatewayClient } from '@pg-checkout/node';
-import type { ShopperSessions } from './cookies.js';
-import { networkOf, type WindowLimit } from './limits.js';
+import type { ShopperSessions } from './sessions.js';
+import { networkOf, type WindowLimit } from '../platform/http/limits.js';
 import { paymentStatusOf } from './notifications.js';
-import { formatAmount } from './html.js';
+import { formatAmount } from '../platform/html.js';
 import {
   attemptReference,
   chargedForOther,

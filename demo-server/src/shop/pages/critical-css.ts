@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './build.js';
+import { repoRoot } from '../../platform/build.js';
 
 const MARKER = /\/\*\s*critical-end\b[^*]*\*\//;
 const STYLESHEET = /<link rel="stylesheet"[^>]*href="[^"]+\.css"[^>]*>/;

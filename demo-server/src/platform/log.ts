@@ -1,4 +1,5 @@
 import { maskText } from '@pg-checkout/protocol';
+import type { CheckoutLogger } from '@pg-checkout/express';
 
 /** Keys whose values are request bodies, never written to a log. */
 const BODY_KEYS = new Set(['body', 'rawBody']);
@@ -34,3 +35,24 @@ export function describeMeta(meta: unknown): string {
 
 /** One log line with card-number-like text masked. */
 export const safeLine = (line: string): string => maskText(line);
+
+/** Where the demo writes: plain lines (`[sandbox] …`, `[shop] …`) and the checkout's own logger. */
+export interface DemoLog {
+  log: (line: string) => void;
+  logger: CheckoutLogger;
+}
+
+/** Every line the demo writes passes here: card-number-like text is masked, bodies never printed. */
+export function demoLog(write: (line: string) => void = (line) => console.log(line)): DemoLog {
+  const log = (line: string) => write(safeLine(line));
+  const line = (level: string, msg: string, meta?: unknown) =>
+    log(`[checkout] ${level}${msg}${meta ? ' ' + describeMeta(meta) : ''}`);
+  return {
+    log,
+    logger: {
+      info: (msg, meta) => line('', msg, meta),
+      warn: (msg, meta) => line('WARN ', msg, meta),
+      error: (msg, meta) => line('ERROR ', msg, meta),
+    },
+  };
+}

@@ -1,22 +1,9 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrate } from './migrations.js';
+import type { Database } from './queryable.js';
 
-/** Something SQL can be sent to: the database, or one transaction on it. */
-export interface Queryable {
-  /** One statement with `$1`-style parameters; the rows it answered. */
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
-}
-
-/** The shop's database: the same SQL on embedded PGlite and on a PostgreSQL server. */
-export interface Database extends Queryable {
-  kind: 'pglite' | 'postgres';
-  /** Where the data is, for the banner and the logs (never a password). */
-  where: string;
-  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
+export type { Database, Queryable } from './queryable.js';
 
 /** Where the demo keeps its orders (config.ts reads it from the environment). */
 export type DatabaseConfig = { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string };
