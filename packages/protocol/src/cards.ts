@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { cvvLengthOf } from './vocabulary/cards.js';
 import { CardType } from './constants.js';
 import { cardType, integer, nonEmpty, obj, opt, text, type Mode } from './internal/fields.js';
 
@@ -23,7 +24,7 @@ function rawCard(mode: Mode) {
   }).superRefine((card, ctx) => {
     // '000' stands in for the cvv of subsequent recurring payments; operations decide where it is allowed.
     if (card.cvv === undefined || card.cvv === RECURRING_PLACEHOLDER_CVV) return;
-    const want = card.type === CardType.AMEX ? 4 : 3;
+    const want = cvvLengthOf(card.type);
     if (card.cvv.length !== want) {
       ctx.addIssue({
         code: 'custom',

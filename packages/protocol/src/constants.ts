@@ -1,3 +1,5 @@
+import { CARD_TYPES, type CardType as Brand } from './vocabulary/cards.js';
+
 /** Response codes the gateway documents, by meaning. */
 export const ResponseCode = {
   APPROVED: 1,
@@ -36,14 +38,12 @@ export const TRANSACTION_STATUSES = Object.values(TransactionStatus) as [
   ...TransactionStatus[],
 ];
 
-export const CardType = {
-  VISA: 'visa',
-  MASTERCARD: 'mastercard',
-  DINERS: 'diners',
-  AMEX: 'amex',
-} as const;
-export type CardType = (typeof CardType)[keyof typeof CardType];
-export const CARD_TYPES = Object.values(CardType) as [CardType, ...CardType[]];
+/** The brands by constant name (`CardType.AMEX`), from the one table in `vocabulary/cards.ts`. */
+export const CardType = Object.fromEntries(
+  CARD_TYPES.map((type) => [type.toUpperCase(), type]),
+) as { readonly [T in Brand as Uppercase<T>]: T };
+export type CardType = Brand;
+export { CARD_TYPES };
 
 /** Payment methods seen in the spec's samples; the full list is not published, so others pass through. */
 export const PaymentMethod = {

@@ -1,5 +1,7 @@
 import type { AnswerCode, CheckoutErrorCode } from './codes.js';
-import type { CardType } from './requests.js';
+import type { CardType, PaymentMethod } from '../vocabulary/index.js';
+
+export type { PaymentMethod };
 
 export type ThreeDSMethodAction = {
   version: 2;
@@ -83,8 +85,6 @@ export type OrderStatus<Code extends string = CheckoutErrorCode> =
   | { success: true; status: 'open' }
   | { success: true; status: 'checking'; message: string }
   | { success: true; status: 'in_progress' | 'paid'; payment: OwnedPaymentState<Code> };
-
-export type PaymentMethod = 'card' | 'hosted' | 'eft' | 'redirect';
 
 /** `GET {mount}/config`: the order, for display only. */
 export interface CheckoutConfig {

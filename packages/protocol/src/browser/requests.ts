@@ -1,5 +1,6 @@
-/** Card brands the gateway accepts, in its own words. */
-export type CardType = 'visa' | 'mastercard' | 'amex' | 'diners';
+import type { CardType } from '../vocabulary/index.js';
+
+export type { CardType };
 
 /** Raw card data exactly as the gateway expects it (cvv a string, month and year numbers). */
 export interface CardDetails {

@@ -1,3 +1,4 @@
+import { CARD_TYPES, cvvLengthOf } from '@pg-checkout/protocol/vocabulary';
 import type { Ctx } from './context.js';
 import { badRequest, notFound } from './errors.js';
 import { behaviourOf, brandOf, luhnValid, type CardType } from './test-cards.js';
@@ -17,8 +18,6 @@ export interface CardInput {
   decline?: Decline | undefined;
 }
 
-const CARD_TYPES: readonly CardType[] = ['visa', 'mastercard', 'diners', 'amex'];
-
 export const DECLINES = {
   invalidNumber: { originalErrorCode: 'fin014', message: 'Invalid card number' },
   expired: { originalErrorCode: 'fin054', message: 'The card has expired' },
@@ -27,10 +26,6 @@ export const DECLINES = {
   insufficientFunds: { originalErrorCode: 'fin051', message: 'Insufficient funds' },
   authFailed: { originalErrorCode: 'fin006', message: '3-D Secure authentication failed' },
 } satisfies Record<string, Decline>;
-
-export function cvvLength(type: CardType): number {
-  return type === 'amex' ? 4 : 3;
-}
 
 function isExpired(month: number, year: number, now: number): boolean {
   const d = new Date(now);
@@ -72,10 +67,10 @@ export function readRawCard(
   if (
     !decline &&
     cvv !== undefined &&
-    cvv.length !== cvvLength(type) &&
+    cvv.length !== cvvLengthOf(type) &&
     !(opts.cvvOptional && cvv === '000')
   ) {
-    throw badRequest(`${r.name('cvv')} must be ${cvvLength(type)} digits for a ${type} card`);
+    throw badRequest(`${r.name('cvv')} must be ${cvvLengthOf(type)} digits for a ${type} card`);
   }
   const card = ctx.store.internCard(
     pan,

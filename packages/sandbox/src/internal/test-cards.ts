@@ -1,4 +1,6 @@
-export type CardType = 'visa' | 'mastercard' | 'amex' | 'diners';
+import { cardBrandOf, type CardType } from '@pg-checkout/protocol/vocabulary';
+
+export type { CardType };
 
 /** What a card does on payment create; the sandbox's whole "issuer" logic. */
 export type Behaviour =
@@ -138,22 +140,7 @@ export function luhnValid(pan: string): boolean {
 }
 
 /** Brand by number prefix; undefined for brands the gateway does not take. */
-export function brandOf(pan: string): CardType | undefined {
-  if (pan.startsWith('4')) return 'visa';
-  const two = Number(pan.slice(0, 2));
-  const four = Number(pan.slice(0, 4));
-  if ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) return 'mastercard';
-  if (two === 34 || two === 37) return 'amex';
-  if (
-    two === 36 ||
-    two === 38 ||
-    two === 39 ||
-    (Number(pan.slice(0, 3)) >= 300 && Number(pan.slice(0, 3)) <= 305)
-  ) {
-    return 'diners';
-  }
-  return undefined;
-}
+export const brandOf = (pan: string): CardType | undefined => cardBrandOf(pan);
 
 export function behaviourOf(pan: string): Behaviour {
   return BY_NUMBER.get(pan)?.behaviour ?? 'approve';
