@@ -13,7 +13,7 @@ function pointAtDist(node) {
 }
 
 export default {
-  globs: ['src/components/*/*.component.ts'],
+  globs: ['src/*/*.component.ts'],
   outdir: '.',
   litelement: true,
   plugins: [

@@ -184,7 +184,7 @@ const afFile = join(dist, 'pg-checkout.af.js');
 const afBesideScriptPlugin = {
   name: 'pg-af-beside-script',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)af\.js$/ }, () => ({ path: join(src, 'i18n', 'af.lazy.ts') }));
+    build.onResolve({ filter: /(^|\/)af\.js$/ }, () => ({ path: join(src, 'script-tag', 'af.lazy.ts') }));
   },
 };
 
@@ -193,7 +193,7 @@ const threeDSFile = join(dist, 'pg-checkout.3ds.js');
 /**
  * In the script-tag file, the 3-D Secure entries, the drop-in's `flow-ready.ts` and the outcome
  * sentence's `failure-message.ts` (its code table) are replaced by their loader
- * (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
+ * (src/script-tag/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
  */
 const threeDSBesideScriptPlugin = {
   name: 'pg-3ds-beside-script',
@@ -201,7 +201,7 @@ const threeDSBesideScriptPlugin = {
     build.onResolve(
       { filter: /(^|\/)(3ds-v[12](\.component)?|flow-ready|failure-message)\.js$/ },
       () => ({
-        path: join(src, 'internal', 'three-ds.lazy.ts'),
+        path: join(src, 'script-tag', 'three-ds.lazy.ts'),
       }),
     );
   },
@@ -220,11 +220,11 @@ const SHARED = {
   'lit/directives/keyed.js': ['keyed'],
   '@lit/context': ['ContextConsumer'],
   'api/client': ['CheckoutApi'],
-  context: ['checkoutContext'],
-  'controllers/localize': ['LocalizeController'],
-  'internal/connection': ['ConnectionController'],
-  'internal/look': ['lookControllers'],
-  'styles/theme': ['themeStyles'],
+  'shared/context': ['checkoutContext'],
+  'shared/localize-controller': ['LocalizeController'],
+  'shared/connection': ['ConnectionController'],
+  'shared/look': ['lookControllers'],
+  'shared/theme': ['themeStyles'],
 };
 
 const sharedPlugin = {
@@ -270,7 +270,7 @@ async function buildIife() {
     define: { PG_INTEGRITY: '{}' },
     plugins: [afBesideScriptPlugin, minifyTemplatesPlugin()],
   });
-  // Afrikaans (1 KB gzip) goes in a file of its own that only an `af` page loads (src/i18n/af.lazy.ts).
+  // Afrikaans (1 KB gzip) goes in a file of its own that only an `af` page loads (src/script-tag/af.lazy.ts).
   await build({
     entryPoints: [join(src, 'i18n', 'af.ts')],
     bundle: true,
@@ -282,13 +282,13 @@ async function buildIife() {
     logLevel: 'warning',
   });
   // 3-D Secure and the drop-in's steps from Pay to the outcome (controllers/payment-flow.steps.ts) go in a file of their own,
-  // fetched on the shopper's first touch or 2 s after load, and before a payment (src/internal/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
+  // fetched on the shopper's first touch or 2 s after load, and before a payment (src/script-tag/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
   const threeDS = await build({
     stdin: {
       contents:
-        "export { Pg3dsV2 } from './components/3ds-v2/3ds-v2.js';\n" +
-        "export { Pg3dsV1 } from './components/3ds-v1/3ds-v1.js';\n" +
-        "export * as checkoutFlow from './controllers/payment-flow.steps.js';",
+        "export { Pg3dsV2 } from './three-ds/3ds-v2.js';\n" +
+        "export { Pg3dsV1 } from './three-ds/3ds-v1.js';\n" +
+        "export * as checkoutFlow from './checkout/payment-flow.steps.js';",
       resolveDir: src,
       loader: 'ts',
     },
@@ -333,9 +333,9 @@ async function buildIife() {
     format: { preamble: LIT_NOTICE },
   });
   writeFileSync(iifeFile, minified.code);
-  // The page's reporter, for a script tag before pg-checkout.js (src/internal/reporter-tag.lazy.ts).
+  // The page's reporter, for a script tag before pg-checkout.js (src/script-tag/reporter-tag.lazy.ts).
   await build({
-    entryPoints: [join(src, 'internal', 'reporter-tag.lazy.ts')],
+    entryPoints: [join(src, 'script-tag', 'reporter-tag.lazy.ts')],
     bundle: true,
     format: 'iife',
     minify: true,
@@ -466,7 +466,7 @@ function writeScriptTagTypes() {
     'pg-checkout.reporter.d.ts':
       "// The page's reporter for a script tag (data-endpoint): it reports scripts that fail to load; it exports nothing.\nexport {};\n",
     'pg-checkout.3ds.d.ts':
-      "// The 3-D Secure elements, loaded by the script-tag file from beside itself.\nexport { Pg3dsV1 } from './components/3ds-v1/3ds-v1.component.js';\nexport { Pg3dsV2 } from './components/3ds-v2/3ds-v2.component.js';\n",
+      "// The 3-D Secure elements, loaded by the script-tag file from beside itself.\nexport { Pg3dsV1 } from './three-ds/3ds-v1.component.js';\nexport { Pg3dsV2 } from './three-ds/3ds-v2.component.js';\n",
   };
   for (const [name, text] of Object.entries(types)) writeFileSync(join(dist, name), text);
 }
