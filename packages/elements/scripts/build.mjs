@@ -143,7 +143,22 @@ const PRIVATE_NAMES = new RegExp(
     'schemeSeen',
     'timeoutText',
     'timeoutWarning',
-    // the payment-flow controller (controllers/payment-flow.ts) and its steps
+    // the payment-flow controller (checkout/payment-flow.ts) and its steps (checkout/payment-flow.steps.ts)
+    '_api',
+    '_inFlight',
+    'checkOrder',
+    'closes',
+    'conclude',
+    'recallOrder',
+    'resumePayment',
+    'runAlone',
+    'setMessage',
+    'setReference',
+    'settleState',
+    'showThreeDS',
+    'shownTotal',
+    'takeTotal',
+    'threeDSStarted',
     '_config',
     '_message',
     '_storedCards',
@@ -158,7 +173,7 @@ const PRIVATE_NAMES = new RegExp(
     'steps',
     'threeDSChecking',
     'useEndpoint',
-    // the localize controller (controllers/localize.ts)
+    // the localize controller (shared/localize-controller.ts)
     'inherit',
     'madeFor',
     'ownTranslator',
@@ -281,7 +296,7 @@ async function buildIife() {
     outfile: afFile,
     logLevel: 'warning',
   });
-  // 3-D Secure and the drop-in's steps from Pay to the outcome (controllers/payment-flow.steps.ts) go in a file of their own,
+  // 3-D Secure and the drop-in's steps from Pay to the outcome (checkout/payment-flow.steps.ts) go in a file of their own,
   // fetched on the shopper's first touch or 2 s after load, and before a payment (src/script-tag/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
   const threeDS = await build({
     stdin: {

@@ -2,31 +2,28 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { CheckoutApi } from '../api/client.js';
 import type {
   CheckoutConfig,
-  FinalPaymentState,
-  PaymentMethod,
   PaymentRequest,
   SavedCard,
-  ThreeDSAction,
 } from '../api/types.js';
 import type { PaymentSource } from '../shared/context.js';
 import { createPgFailedEvent } from '../shared/events/failed.js';
 import { createPgStatusChangeEvent } from '../shared/events/status-change.js';
 import type { CheckoutStatus } from '../shared/events/status.js';
-import type { MessageKey } from '../i18n/localize.js';
 import { ConnectionController } from '../shared/connection.js';
 import { failure } from './failure.js';
 import type { Clock } from '../shared/sleep.js';
 import { loadRunningPayment, orderMark } from './running-payment.js';
 import { flowReady } from './flow-ready.js';
 import type { LocalizeController } from '../shared/localize-controller.js';
+import type {
+  CheckoutMessage,
+  FlowOwner,
+  PaymentSteps,
+  RedirectMethod,
+  ThreeDSStep,
+} from './payment-flow.steps.js';
 
-/** The steps after Pay (payment-flow.steps.ts), once loaded: the script tag fetches them with 3-D Secure. */
-export type FlowSteps = NonNullable<Awaited<ReturnType<typeof flowReady>>>;
-
-/** What the message region says: an outcome (localized at render, so a locale switch applies) or a step. */
-export type CheckoutMessage = { outcome: FinalPaymentState } | { key: MessageKey };
-
-export type RedirectMethod = Exclude<PaymentMethod, 'card'>;
+export type { CheckoutMessage, RedirectMethod, ThreeDSStep } from './payment-flow.steps.js';
 
 /** The element that holds the flow: its properties are the flow's settings and where it reflects its state. */
 export interface PaymentFlowHost extends ReactiveControllerHost, HTMLElement {
@@ -52,9 +49,10 @@ export interface PaymentFlowOptions {
 /**
  * The drop-in's payment: its order (`GET {endpoint}/config`), Pay and the other methods' pages, the payment a
  * reload interrupted, the order asked after a lost answer, a reload or a return from the back-forward cache.
- * Its state renders the host again when it changes; the steps after Pay load on demand (flow-ready.ts).
+ * It owns the flow's state: read through getters, changed only through its methods (its steps too, which
+ * load on demand, flow-ready.ts, as a PaymentSteps it holds), and each change renders the host again.
  */
-export class PaymentFlowController implements ReactiveController {
+export class PaymentFlowController implements ReactiveController, FlowOwner {
   readonly host: PaymentFlowHost;
   readonly options: PaymentFlowOptions;
   readonly localize: LocalizeController;
@@ -62,10 +60,10 @@ export class PaymentFlowController implements ReactiveController {
   /** A move (KeepAlive, portal, `appendChild` elsewhere) pauses a payment; outcomes wait for the return. */
   readonly connection: ConnectionController;
 
-  api?: CheckoutApi | undefined;
-  /** True while a payment (or a redirect, or a resume) runs: nothing else starts meanwhile. */
-  inFlight = false;
-  steps?: FlowSteps | undefined;
+  private _api?: CheckoutApi | undefined;
+  private _inFlight = false;
+  /** The steps after Pay, once loaded (the script tag fetches them with 3-D Secure). */
+  private steps?: PaymentSteps | undefined;
 
   private configRequest = 0;
   private configLoad?: Promise<void> | undefined;
@@ -73,7 +71,7 @@ export class PaymentFlowController implements ReactiveController {
   private _config?: CheckoutConfig | undefined;
   private _storedCards: SavedCard[] = [];
   private _message?: CheckoutMessage | undefined;
-  private _threeDS?: { reference: string; action: ThreeDSAction } | undefined;
+  private _threeDS?: ThreeDSStep | undefined;
 
   /** `options.api` and `options.clock` are for tests: a fake middleware, a fake clock. */
   constructor(host: PaymentFlowHost, options: PaymentFlowOptions) {
@@ -84,38 +82,72 @@ export class PaymentFlowController implements ReactiveController {
     host.addController(this);
   }
 
+  /** The middleware's client for the endpoint (none on the server or without an endpoint). */
+  get api(): CheckoutApi | undefined {
+    return this._api;
+  }
+
+  /** True while a payment (or a redirect, or a resume) runs: nothing else starts meanwhile. */
+  get inFlight(): boolean {
+    return this._inFlight;
+  }
+
   /** The order as the middleware last told it (the new total after `amount_changed`). */
   get config(): CheckoutConfig | undefined {
     return this._config;
-  }
-  set config(value: CheckoutConfig | undefined) {
-    this._config = value;
-    this.host.requestUpdate();
   }
 
   get storedCards(): SavedCard[] {
     return this._storedCards;
   }
-  set storedCards(value: SavedCard[]) {
-    this._storedCards = value;
-    this.host.requestUpdate();
-  }
 
+  /** What the message region says. */
   get message(): CheckoutMessage | undefined {
     return this._message;
   }
-  set message(value: CheckoutMessage | undefined) {
-    this._message = value;
+
+  /** The 3-D Secure step to render, while one runs. */
+  get threeDS(): ThreeDSStep | undefined {
+    return this._threeDS;
+  }
+
+  setMessage(message: CheckoutMessage | undefined): void {
+    this._message = message;
     this.host.requestUpdate();
   }
 
-  /** The 3-D Secure step to render, while one runs. */
-  get threeDS(): { reference: string; action: ThreeDSAction } | undefined {
-    return this._threeDS;
-  }
-  set threeDS(value: { reference: string; action: ThreeDSAction } | undefined) {
-    this._threeDS = value;
+  showThreeDS(step: ThreeDSStep | undefined): void {
+    this._threeDS = step;
     this.host.requestUpdate();
+  }
+
+  /** The payment's reference, reflected on the host ('' for none). */
+  setReference(reference: string): void {
+    this.host.reference = reference;
+  }
+
+  /** After `amount_changed`: the order's new total (`order` of the answer) goes on Pay for the next tap. */
+  takeTotal(answer: object): void {
+    if (this._config && 'order' in answer) {
+      this._config = { ...this._config, ...(answer.order as object) };
+      this.host.requestUpdate();
+    }
+  }
+
+  /** A 3-D Secure step began: the drop-in's one live region speaks for it. */
+  threeDSStarted(step: 'method' | 'challenge'): void {
+    this.setMessage({ key: step === 'method' ? 'authenticating' : 'challengeAnnouncement' });
+  }
+
+  /** Runs `work` unless a payment (or a redirect, or a resume) runs already; `inFlight` meanwhile. */
+  async runAlone(work: () => Promise<void>): Promise<void> {
+    if (this._inFlight) return;
+    this._inFlight = true;
+    try {
+      await work();
+    } finally {
+      this._inFlight = false;
+    }
   }
 
   hostConnected(): void {
@@ -129,7 +161,7 @@ export class PaymentFlowController implements ReactiveController {
   /** A new `endpoint`: a new API (and its secrets), its order read, and the payment it may have running. */
   useEndpoint(endpoint: string, onServer: boolean): void {
     // On the server there is no page URL to resolve against and no network: the client fetches config.
-    const api = (this.api =
+    const api = (this._api =
       endpoint && !onServer ? (this.options.api ?? newApi)(endpoint) : undefined);
     void this.loadConfig();
     if (api) void this.host.updateComplete.then(() => this.resume(api));
@@ -141,14 +173,18 @@ export class PaymentFlowController implements ReactiveController {
 
   private async readConfig(): Promise<void> {
     const request = (this.configRequest += 1);
-    const api = this.api;
+    const api = this._api;
     if (!api) return;
     const config = await api.config();
     if (request !== this.configRequest) return;
-    this.config = config.success ? config : undefined;
+    this._config = config.success ? config : undefined;
+    this.host.requestUpdate();
     if (config.success && config.savedCards && this.host.savedCards) {
       const cards = await api.cards();
-      if (request === this.configRequest && Array.isArray(cards)) this.storedCards = cards;
+      if (request === this.configRequest && Array.isArray(cards)) {
+        this._storedCards = cards;
+        this.host.requestUpdate();
+      }
     }
   }
 
@@ -166,39 +202,32 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   /** The steps after Pay, loaded with 3-D Secure in the script tag; undefined when that file cannot be loaded. */
-  private async loadSteps(): Promise<FlowSteps | undefined> {
-    return (this.steps = await flowReady());
+  private async loadSteps(): Promise<PaymentSteps | undefined> {
+    const loaded = await flowReady();
+    return (this.steps ??= loaded && new loaded.PaymentSteps(this));
   }
 
   /** The payment for one card form submission: create, 3-D Secure when asked, then the outcome. */
-  pay = async (request: PaymentRequest, form: PaymentSource): Promise<void> => {
-    if (this.inFlight) return;
-    this.inFlight = true;
-    try {
-      this.message = undefined;
+  pay = (request: PaymentRequest, form: PaymentSource): Promise<void> =>
+    this.runAlone(async () => {
+      this.setMessage(undefined);
       this.setStatus('submitting');
-      this.host.reference = '';
+      this.setReference('');
       // The script tag's payment flow is a file of its own: no payment starts that it could not finish.
       const steps = await this.loadSteps();
-      await (steps ? steps.pay(this, request, form) : this.notLoaded());
-    } finally {
-      this.inFlight = false;
-    }
-  };
+      await (steps ? steps.pay(request, form) : this.notLoaded());
+    });
 
   /** Another method's payment page: said at once, while the script tag may still be fetching the flow. */
   async redirect(method: RedirectMethod): Promise<void> {
-    const api = this.api;
-    if (!api || this.inFlight) return;
-    this.inFlight = true;
-    try {
-      this.message = { key: 'redirecting' };
+    const api = this._api;
+    if (!api) return;
+    await this.runAlone(async () => {
+      this.setMessage({ key: 'redirecting' });
       this.setStatus('submitting');
       const steps = await this.loadSteps();
-      await (steps ? steps.redirect(this, api, method) : this.notLoaded());
-    } finally {
-      this.inFlight = false;
-    }
+      await (steps ? steps.redirect(api, method) : this.notLoaded());
+    });
   }
 
   /**
@@ -209,8 +238,7 @@ export class PaymentFlowController implements ReactiveController {
     const running = recallOnly ? undefined : loadRunningPayment(api.endpoint);
     if (this.inFlight || !(running || orderMark(api.endpoint))) return;
     const steps = await this.loadSteps();
-    if (steps)
-      await (running ? steps.resumePayment(this, api, running) : steps.recallOrder(this, api));
+    if (steps) await (running ? steps.resumePayment(api, running) : steps.recallOrder(api));
     else if (running && !this.inFlight) await this.notLoaded();
   }
 
@@ -219,7 +247,7 @@ export class PaymentFlowController implements ReactiveController {
    * and the payment is not given up (a reload tries again).
    */
   private async notLoaded(): Promise<void> {
-    this.message = { outcome: failure('not_loaded') };
+    this.setMessage({ outcome: failure('not_loaded') });
     this.setStatus('failed');
     this.host.dispatchEvent(
       createPgFailedEvent({ code: 'not_loaded', message: this.localize.t('unavailable') }),
@@ -228,22 +256,22 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   private onPageShow = (event: PageTransitionEvent): void => {
-    if (!event.persisted || !this.api || this.inFlight) return;
+    if (!event.persisted || !this._api || this._inFlight) return;
     // Back from a payment page: "Taking you to the payment page…" is over.
     if (this.host.status === 'submitting') this.reset();
-    void this.resume(this.api, true);
+    void this.resume(this._api, true);
   };
 
   /** A closed bank check is not "no payment" until the middleware says so. */
   threeDSChecking(): void {
     this.setStatus('checking');
-    this.message = { key: 'checking' };
+    this.setMessage({ key: 'checking' });
   }
 
   /** Back to `idle` with no message, for a fresh attempt. */
   reset(): void {
-    if (this.inFlight) return;
-    this.message = undefined;
+    if (this._inFlight) return;
+    this.setMessage(undefined);
     this.setStatus('idle');
   }
 
@@ -257,7 +285,7 @@ export class PaymentFlowController implements ReactiveController {
       (!!m &&
         'outcome' in m &&
         // An outcome comes from the steps (or is `not_loaded`, which closes nothing): their table is there.
-        !!this.steps?.meaningOf((m.outcome as { code?: string }).code ?? '')?.closesOrder)
+        !!this.steps?.closes((m.outcome as { code?: string }).code ?? ''))
     );
   }
 }

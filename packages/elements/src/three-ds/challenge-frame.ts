@@ -5,7 +5,7 @@ import { waitForCompletion } from './completion.js';
 import { postIntoFrame } from './post-into-frame.js';
 import type { Clock } from '../shared/sleep.js';
 import { pickChallengeWindow, type ChallengeWindow } from './window-size.js';
-import type { ChallengeRequest, ThreeDSApi, ThreeDSHost } from './three-ds-flow.js';
+import type { ChallengeRequest, ThreeDSApi, ThreeDSHost } from './ports.js';
 
 let frameCounter = 0;
 

@@ -1,5 +1,4 @@
 import { ContextConsumer } from '@lit/context';
-import type { LitElement } from 'lit';
 import { CheckoutApi } from '../api/client.js';
 import type { FinalPaymentState, KnownCode, PaymentState, ThreeDSAction } from '../api/types.js';
 import { checkoutContext, type CheckoutContext } from '../shared/context.js';
@@ -12,32 +11,13 @@ import { ConnectionController } from '../shared/connection.js';
 import { methodPosted } from './method-posted.js';
 import { pageClock, sleep, type Clock } from '../shared/sleep.js';
 import { ChallengeFrame } from './challenge-frame.js';
+import type { ChallengeRequest, ThreeDSApi, ThreeDSHost } from './ports.js';
 import { LocalizeController } from '../shared/localize-controller.js';
 import { methodHtml } from './trusted-html.js';
 
+export type { ChallengeRequest, ThreeDSApi, ThreeDSHost } from './ports.js';
+
 export type Phase = 'idle' | 'method' | 'challenge' | 'resuming';
-
-/** What is posted into the challenge frame, and where the completion page may come from. */
-export interface ChallengeRequest {
-  acsUrl: string;
-  fields: Record<string, string>;
-  callbackOrigin?: string | undefined;
-}
-
-/** The element's properties the flow reads (`<pg-3ds-v2>` and `<pg-3ds-v1>` both have them). */
-export interface ThreeDSHost extends LitElement {
-  endpoint: string;
-  challengeTimeout: number;
-  pollInterval: number;
-  locale: string;
-  messages: Partial<Messages>;
-}
-
-/** The part of the API client a 3-D Secure flow calls. */
-export type ThreeDSApi = Pick<
-  CheckoutApi,
-  'origin' | 'payment' | 'cancelPayment' | 'confirmMethodAt' | 'rememberSecret'
->;
 
 /** What differs between 3-D Secure 1 and 2, and what a test hands in. */
 export interface ThreeDSFlowOptions {
