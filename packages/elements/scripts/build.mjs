@@ -257,7 +257,8 @@ const sharedPlugin = {
       },
     );
     build.onLoad({ filter: /.*/, namespace: 'pg-shared' }, (args) => ({
-      contents: `export const { ${SHARED[args.path].join(', ')} } = globalThis[Symbol.for('pg-checkout.3ds')][${JSON.stringify(args.path)}];`,
+      // One flat object of exports (their names do not collide): no module path is spelled in either file.
+      contents: `export const { ${SHARED[args.path].join(', ')} } = globalThis[Symbol.for('pg-checkout.3ds')];`,
       loader: 'js',
     }));
   },

@@ -21,20 +21,23 @@ let flow: typeof Flow | undefined;
 const FILE = 'pg-checkout.3ds.js';
 
 /**
- * What pg-checkout.3ds.js takes from this file rather than a second copy, by module (build.mjs, SHARED,
- * lists the same names): one lit, one context key, one API client and table of messages. Made when it is
+ * What pg-checkout.3ds.js takes from this file rather than a second copy, one object of exports (build.mjs,
+ * SHARED, lists the same names by module): one lit, one context key, one API client and table of messages. Made when it is
  * needed: this module and shared/localize-controller.ts import each other, so either may run first.
  */
 const shared = () => ({
-  lit: { css, html, LitElement, nothing },
-  'lit/directives/keyed.js': { keyed },
-  '@lit/context': { ContextConsumer },
-  'api/client': { CheckoutApi },
-  'shared/context': { checkoutContext },
-  'shared/localize-controller': { LocalizeController },
-  'shared/connection': { ConnectionController },
-  'shared/look': { lookControllers },
-  'shared/theme': { themeStyles },
+  css,
+  html,
+  LitElement,
+  nothing,
+  keyed,
+  ContextConsumer,
+  CheckoutApi,
+  checkoutContext,
+  LocalizeController,
+  ConnectionController,
+  lookControllers,
+  themeStyles,
 });
 
 let loading: Promise<boolean> | undefined;

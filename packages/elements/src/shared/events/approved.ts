@@ -1,3 +1,4 @@
+import { pgEvent } from './event.js';
 /** The payment was approved. */
 export type PgApprovedDetail = { reference: string; message: string };
 export type PgApprovedEvent = CustomEvent<PgApprovedDetail>;
@@ -9,10 +10,5 @@ declare global {
 }
 
 export function createPgApprovedEvent(detail: PgApprovedDetail): PgApprovedEvent {
-  return new CustomEvent('pg-approved', {
-    detail,
-    bubbles: true,
-    composed: true,
-    cancelable: false,
-  });
+  return pgEvent('pg-approved', detail);
 }

@@ -1,3 +1,4 @@
+import { pgEvent } from './event.js';
 /** The card was declined or authentication failed; the shopper may try another card. */
 export type PgDeclinedDetail = {
   reference?: string | undefined;
@@ -14,10 +15,5 @@ declare global {
 }
 
 export function createPgDeclinedEvent(detail: PgDeclinedDetail): PgDeclinedEvent {
-  return new CustomEvent('pg-declined', {
-    detail,
-    bubbles: true,
-    composed: true,
-    cancelable: false,
-  });
+  return pgEvent('pg-declined', detail);
 }

@@ -1,3 +1,4 @@
+import { pgEvent } from './event.js';
 /** The payment could not be completed (network, timeout, cancelled challenge, service error). */
 export type PgFailedDetail = { reference?: string | undefined; code: string; message: string };
 export type PgFailedEvent = CustomEvent<PgFailedDetail>;
@@ -9,5 +10,5 @@ declare global {
 }
 
 export function createPgFailedEvent(detail: PgFailedDetail): PgFailedEvent {
-  return new CustomEvent('pg-failed', { detail, bubbles: true, composed: true, cancelable: false });
+  return pgEvent('pg-failed', detail);
 }

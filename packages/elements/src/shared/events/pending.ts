@@ -1,3 +1,4 @@
+import { pgEvent } from './event.js';
 /** The payment is waiting on the gateway (for example a manual step); a webhook follows. */
 export type PgPendingDetail = { reference: string; message: string };
 export type PgPendingEvent = CustomEvent<PgPendingDetail>;
@@ -9,10 +10,5 @@ declare global {
 }
 
 export function createPgPendingEvent(detail: PgPendingDetail): PgPendingEvent {
-  return new CustomEvent('pg-pending', {
-    detail,
-    bubbles: true,
-    composed: true,
-    cancelable: false,
-  });
+  return pgEvent('pg-pending', detail);
 }

@@ -1,3 +1,4 @@
+import { pgEvent } from './event.js';
 /** The shopper is about to be sent to a payment page; cancel it to navigate yourself. */
 export type PgRedirectDetail = {
   method: 'hosted' | 'eft' | 'redirect';
@@ -13,10 +14,5 @@ declare global {
 }
 
 export function createPgRedirectEvent(detail: PgRedirectDetail): PgRedirectEvent {
-  return new CustomEvent('pg-redirect', {
-    detail,
-    bubbles: true,
-    composed: true,
-    cancelable: true,
-  });
+  return pgEvent('pg-redirect', detail, true);
 }

@@ -1,3 +1,4 @@
+import { pgEvent } from './event.js';
 import type { CheckoutStatus } from './status.js';
 
 /** The drop-in's `status` changed. */
@@ -11,10 +12,5 @@ declare global {
 }
 
 export function createPgStatusChangeEvent(detail: PgStatusChangeDetail): PgStatusChangeEvent {
-  return new CustomEvent('pg-status-change', {
-    detail,
-    bubbles: true,
-    composed: true,
-    cancelable: false,
-  });
+  return pgEvent('pg-status-change', detail);
 }

@@ -1,3 +1,4 @@
+import { pgEvent } from './event.js';
 import type { CardType } from '../../api/types.js';
 
 /** A valid card form was submitted. Card number and CVV are never in the detail; call `getPaymentRequest()` on the form. Cancel it to stop the drop-in from paying. */
@@ -15,5 +16,5 @@ declare global {
 }
 
 export function createPgSubmitEvent(detail: PgSubmitDetail): PgSubmitEvent {
-  return new CustomEvent('pg-submit', { detail, bubbles: true, composed: true, cancelable: true });
+  return pgEvent('pg-submit', detail, true);
 }

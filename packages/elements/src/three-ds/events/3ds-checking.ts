@@ -1,3 +1,4 @@
+import { pgEvent } from '../../shared/events/event.js';
 /** The shopper closed the bank check: its outcome is being confirmed with the middleware. */
 export type Pg3dsCheckingDetail = { reference: string };
 export type Pg3dsCheckingEvent = CustomEvent<Pg3dsCheckingDetail>;
@@ -9,10 +10,5 @@ declare global {
 }
 
 export function createPg3dsCheckingEvent(detail: Pg3dsCheckingDetail): Pg3dsCheckingEvent {
-  return new CustomEvent('pg-threeds-checking', {
-    detail,
-    bubbles: true,
-    composed: true,
-    cancelable: false,
-  });
+  return pgEvent('pg-threeds-checking', detail);
 }

@@ -1,3 +1,4 @@
+import { pgEvent } from '../../shared/events/event.js';
 import type { FinalPaymentState } from '../../api/types.js';
 
 /** A 3-D Secure flow ended; `status` is the authoritative outcome read from the middleware. */
@@ -16,10 +17,5 @@ declare global {
 }
 
 export function createPg3dsCompleteEvent(detail: Pg3dsCompleteDetail): Pg3dsCompleteEvent {
-  return new CustomEvent('pg-threeds-complete', {
-    detail,
-    bubbles: true,
-    composed: true,
-    cancelable: false,
-  });
+  return pgEvent('pg-threeds-complete', detail);
 }

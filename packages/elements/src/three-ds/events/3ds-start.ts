@@ -1,3 +1,4 @@
+import { pgEvent } from '../../shared/events/event.js';
 /** A 3-D Secure step began (the v2 method step or a challenge). */
 export type Pg3dsStartDetail = { reference: string; version: 1 | 2; step: 'method' | 'challenge' };
 export type Pg3dsStartEvent = CustomEvent<Pg3dsStartDetail>;
@@ -10,10 +11,5 @@ declare global {
 }
 
 export function createPg3dsStartEvent(detail: Pg3dsStartDetail): Pg3dsStartEvent {
-  return new CustomEvent('pg-threeds-start', {
-    detail,
-    bubbles: true,
-    composed: true,
-    cancelable: false,
-  });
+  return pgEvent('pg-threeds-start', detail);
 }
