@@ -79,7 +79,12 @@ async function main(): Promise<void> {
     : undefined;
 
   // Each element's ESM entry (the file that defines its tag), bundled alone with lit.
-  const entries = { '3ds-v1': 'three-ds', '3ds-v2': 'three-ds', 'card-form': 'card-form', checkout: 'checkout' };
+  const entries = {
+    '3ds-v1': 'three-ds',
+    '3ds-v2': 'three-ds',
+    'card-form': 'card-form',
+    checkout: 'checkout',
+  };
   for (const [name, folder] of Object.entries(entries)) {
     const entry = join(dist, folder, `${name}.js`);
     if (existsSync(entry)) rows.push(measure(`ESM <pg-${name}> alone`, await bundle(entry)));

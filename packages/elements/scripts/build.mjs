@@ -199,7 +199,9 @@ const afFile = join(dist, 'pg-checkout.af.js');
 const afBesideScriptPlugin = {
   name: 'pg-af-beside-script',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)af\.js$/ }, () => ({ path: join(src, 'script-tag', 'af.lazy.ts') }));
+    build.onResolve({ filter: /(^|\/)af\.js$/ }, () => ({
+      path: join(src, 'script-tag', 'af.lazy.ts'),
+    }));
   },
 };
 

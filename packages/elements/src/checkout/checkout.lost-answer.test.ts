@@ -2,15 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import { until } from '../test-helpers/backend.js';
 import { fillCard } from '../test-helpers/input.js';
-import {
-  actions,
-  fakeShop,
-  form,
-  json,
-  message,
-  none,
-  part,
-} from '../test-helpers/fake-shop.js';
+import { actions, fakeShop, form, json, message, none, part } from '../test-helpers/fake-shop.js';
 import './checkout.js';
 import type { PgCheckout } from './checkout.component.js';
 

@@ -3,15 +3,7 @@ import type { Pg3dsV2 } from '../three-ds/3ds-v2.component.js';
 import { backend, decide, record, until } from '../test-helpers/backend.js';
 import { fillCard } from '../test-helpers/input.js';
 import { setOnline } from '../test-helpers/online.js';
-import {
-  actions,
-  fakeShop,
-  form,
-  json,
-  message,
-  none,
-  part,
-} from '../test-helpers/fake-shop.js';
+import { actions, fakeShop, form, json, message, none, part } from '../test-helpers/fake-shop.js';
 import './checkout.js';
 import type { PgCheckout } from './checkout.component.js';
 

@@ -180,7 +180,8 @@ export class PaymentSteps {
         // This attempt's own reference: another one paid the order, this card was not charged.
         const notThis = (state as { code?: string }).code === 'already_paid' && !!state.reference;
         state = await this.checkOrder(api, state);
-        if (notThis && state.status === 'approved') state = { ...state, alreadyPaid: true as const };
+        if (notThis && state.status === 'approved')
+          state = { ...state, alreadyPaid: true as const };
         asked = true;
       } else return state;
   }
@@ -205,7 +206,8 @@ export class PaymentSteps {
         return payment;
       }
       // A middleware without the route (or one that refuses this browser) cannot tell: say so, offer nothing.
-      if (!order.success && /^(not_found|http_4)/.test(order.code)) return failure('outcome_unknown');
+      if (!order.success && /^(not_found|http_4)/.test(order.code))
+        return failure('outcome_unknown');
       const clock = flow.options.clock ?? pageClock;
       await new Promise<void>((wake) => {
         const done = (): void => {

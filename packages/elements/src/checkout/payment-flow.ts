@@ -1,10 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { CheckoutApi } from '../api/client.js';
-import type {
-  CheckoutConfig,
-  PaymentRequest,
-  SavedCard,
-} from '../api/types.js';
+import type { CheckoutConfig, PaymentRequest, SavedCard } from '../api/types.js';
 import type { PaymentSource } from '../shared/context.js';
 import { createPgFailedEvent } from '../shared/events/failed.js';
 import { createPgStatusChangeEvent } from '../shared/events/status-change.js';
