@@ -209,7 +209,7 @@ export class PgCheckout extends LitElement {
   /** The drop-in's one live region speaks for each 3-D Secure step; it has been in the tree all along. */
   private onThreeDSStart = async (event: Event): Promise<void> => {
     const { step } = (event as CustomEvent<{ step: 'method' | 'challenge' }>).detail;
-    this.flow.threeDSStarted(step);
+    this.flow.setMessage({ key: step === 'method' ? 'authenticating' : 'challengeAnnouncement' });
     // The card form is hidden now: focus stays on what the shopper is waiting for.
     if (step === 'method') await this.focusMessage();
   };

@@ -73,8 +73,7 @@ export interface FlowOwner {
   setMessage(message: CheckoutMessage | undefined): void;
   setReference(reference: string): void;
   showThreeDS(step: ThreeDSStep | undefined): void;
-  /** After `amount_changed`: the order's new total (`order` of the answer) goes on Pay. */
-  takeTotal(answer: object): void;
+  setConfig(config: CheckoutConfig | undefined): void;
   /** Runs `work` unless a payment runs already, with `inFlight` true meanwhile. */
   runAlone(work: () => Promise<void>): Promise<void>;
 }
@@ -116,7 +115,7 @@ export class PaymentSteps {
     const state: PaymentState = api
       ? await api.createPayment({ ...request, shown: this.shownTotal() })
       : failure('not_configured');
-    flow.takeTotal(state);
+    showNewTotal(flow, state);
     if (state.reference) flow.setReference(state.reference);
     // Kept for 3-D Secure, and for an answer that came while the drop-in was away (it may never be back).
     if (
@@ -317,7 +316,7 @@ export class PaymentSteps {
     );
     await flow.connection.whenConnected();
     if (!answer.success) {
-      flow.takeTotal(answer);
+      showNewTotal(flow, answer);
       await this.conclude(api, failure(answer.code));
       return;
     }
@@ -329,6 +328,12 @@ export class PaymentSteps {
     });
     if (flow.host.dispatchEvent(event)) window.location.assign(answer.redirectUrl);
   }
+}
+
+/** After `amount_changed`: the order's new total goes on Pay for the shopper's next tap. */
+function showNewTotal(flow: FlowOwner, answer: object): void {
+  if (flow.config && 'order' in answer)
+    flow.setConfig({ ...flow.config, ...(answer.order as CheckoutConfig) });
 }
 
 /** A payment that reached a final state needs no resuming. */

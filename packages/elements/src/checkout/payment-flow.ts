@@ -122,17 +122,10 @@ export class PaymentFlowController implements ReactiveController, FlowOwner {
     this.host.reference = reference;
   }
 
-  /** After `amount_changed`: the order's new total (`order` of the answer) goes on Pay for the next tap. */
-  takeTotal(answer: object): void {
-    if (this._config && 'order' in answer) {
-      this._config = { ...this._config, ...(answer.order as object) };
-      this.host.requestUpdate();
-    }
-  }
-
-  /** A 3-D Secure step began: the drop-in's one live region speaks for it. */
-  threeDSStarted(step: 'method' | 'challenge'): void {
-    this.setMessage({ key: step === 'method' ? 'authenticating' : 'challengeAnnouncement' });
+  /** The order as the middleware now tells it (the new total after `amount_changed`). */
+  setConfig(config: CheckoutConfig | undefined): void {
+    this._config = config;
+    this.host.requestUpdate();
   }
 
   /** Runs `work` unless a payment (or a redirect, or a resume) runs already; `inFlight` meanwhile. */
@@ -173,8 +166,7 @@ export class PaymentFlowController implements ReactiveController, FlowOwner {
     if (!api) return;
     const config = await api.config();
     if (request !== this.configRequest) return;
-    this._config = config.success ? config : undefined;
-    this.host.requestUpdate();
+    this.setConfig(config.success ? config : undefined);
     if (config.success && config.savedCards && this.host.savedCards) {
       const cards = await api.cards();
       if (request === this.configRequest && Array.isArray(cards)) {
