@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run test:fast`: lint, types, every Node test that needs no browser and the money tests again on
-// the strict sandbox, in two lanes side by side;
+// `npm run test:fast`: lint, types, every Node test that needs no browser (the elements' pure unit tests
+// among them) and the money tests again on the strict sandbox, in two lanes side by side;
 // the first failure stops both, so a broken change is known in two or three minutes, not fifteen.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -78,6 +78,13 @@ const lanes = [
       ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
       // The money tests again on the strict sandbox (scripts/test-strict.mjs), beside the other lane.
       ['money tests on the strict sandbox', process.execPath, ['scripts/test-strict.mjs']],
+      // The elements' pure unit tests (codes, cards, validators, amounts, messages, the localize
+      // controller) in Node; they run in Chromium and Firefox too, with the rest, in test:rest.
+      [
+        'elements unit tests in Node',
+        'npm',
+        ['run', '--silent', 'test:unit', '-w', 'packages/elements'],
+      ],
     ],
   },
   {

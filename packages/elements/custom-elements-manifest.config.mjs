@@ -13,7 +13,8 @@ function pointAtDist(node) {
 }
 
 export default {
-  globs: ['src/components/*/*.component.ts'],
+  // three-ds-element.ts: what <pg-3ds-v2> and <pg-3ds-v1> inherit, so the manifest lists it for both.
+  globs: ['src/*/*.component.ts', 'src/three-ds/three-ds-element.ts'],
   outdir: '.',
   litelement: true,
   plugins: [

@@ -143,7 +143,21 @@ const PRIVATE_NAMES = new RegExp(
     'schemeSeen',
     'timeoutText',
     'timeoutWarning',
-    // the payment-flow controller (controllers/payment-flow.ts) and its steps
+    // the payment-flow controller (checkout/payment-flow.ts) and its steps (checkout/payment-flow.steps.ts)
+    '_api',
+    '_inFlight',
+    'checkOrder',
+    'closes',
+    'conclude',
+    'recallOrder',
+    'resumePayment',
+    'runAlone',
+    'setMessage',
+    'setReference',
+    'settleState',
+    'showThreeDS',
+    'shownTotal',
+    'setConfig',
     '_config',
     '_message',
     '_storedCards',
@@ -158,7 +172,7 @@ const PRIVATE_NAMES = new RegExp(
     'steps',
     'threeDSChecking',
     'useEndpoint',
-    // the localize controller (controllers/localize.ts)
+    // the localize controller (shared/localize-controller.ts)
     'inherit',
     'madeFor',
     'ownTranslator',
@@ -184,7 +198,9 @@ const afFile = join(dist, 'pg-checkout.af.js');
 const afBesideScriptPlugin = {
   name: 'pg-af-beside-script',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)af\.js$/ }, () => ({ path: join(src, 'i18n', 'af.lazy.ts') }));
+    build.onResolve({ filter: /(^|\/)af\.js$/ }, () => ({
+      path: join(src, 'script-tag', 'af.lazy.ts'),
+    }));
   },
 };
 
@@ -193,7 +209,7 @@ const threeDSFile = join(dist, 'pg-checkout.3ds.js');
 /**
  * In the script-tag file, the 3-D Secure entries, the drop-in's `flow-ready.ts` and the outcome
  * sentence's `failure-message.ts` (its code table) are replaced by their loader
- * (src/internal/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
+ * (src/script-tag/three-ds.lazy.ts), which imports pg-checkout.3ds.js beside it.
  */
 const threeDSBesideScriptPlugin = {
   name: 'pg-3ds-beside-script',
@@ -201,7 +217,7 @@ const threeDSBesideScriptPlugin = {
     build.onResolve(
       { filter: /(^|\/)(3ds-v[12](\.component)?|flow-ready|failure-message)\.js$/ },
       () => ({
-        path: join(src, 'internal', 'three-ds.lazy.ts'),
+        path: join(src, 'script-tag', 'three-ds.lazy.ts'),
       }),
     );
   },
@@ -220,11 +236,11 @@ const SHARED = {
   'lit/directives/keyed.js': ['keyed'],
   '@lit/context': ['ContextConsumer'],
   'api/client': ['CheckoutApi'],
-  context: ['checkoutContext'],
-  'controllers/localize': ['LocalizeController'],
-  'internal/connection': ['ConnectionController'],
-  'internal/look': ['lookControllers'],
-  'styles/theme': ['themeStyles'],
+  'shared/context': ['checkoutContext'],
+  'shared/localize-controller': ['LocalizeController'],
+  'shared/connection': ['ConnectionController'],
+  'shared/look': ['lookControllers'],
+  'shared/theme': ['themeStyles'],
 };
 
 const sharedPlugin = {
@@ -242,7 +258,8 @@ const sharedPlugin = {
       },
     );
     build.onLoad({ filter: /.*/, namespace: 'pg-shared' }, (args) => ({
-      contents: `export const { ${SHARED[args.path].join(', ')} } = globalThis[Symbol.for('pg-checkout.3ds')][${JSON.stringify(args.path)}];`,
+      // One flat object of exports (their names do not collide): no module path is spelled in either file.
+      contents: `export const { ${SHARED[args.path].join(', ')} } = globalThis[Symbol.for('pg-checkout.3ds')];`,
       loader: 'js',
     }));
   },
@@ -270,7 +287,7 @@ async function buildIife() {
     define: { PG_INTEGRITY: '{}' },
     plugins: [afBesideScriptPlugin, minifyTemplatesPlugin()],
   });
-  // Afrikaans (1 KB gzip) goes in a file of its own that only an `af` page loads (src/i18n/af.lazy.ts).
+  // Afrikaans (1 KB gzip) goes in a file of its own that only an `af` page loads (src/script-tag/af.lazy.ts).
   await build({
     entryPoints: [join(src, 'i18n', 'af.ts')],
     bundle: true,
@@ -281,14 +298,14 @@ async function buildIife() {
     outfile: afFile,
     logLevel: 'warning',
   });
-  // 3-D Secure and the drop-in's steps from Pay to the outcome (controllers/payment-flow.steps.ts) go in a file of their own,
-  // fetched on the shopper's first touch or 2 s after load, and before a payment (src/internal/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
+  // 3-D Secure and the drop-in's steps from Pay to the outcome (checkout/payment-flow.steps.ts) go in a file of their own,
+  // fetched on the shopper's first touch or 2 s after load, and before a payment (src/script-tag/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
   const threeDS = await build({
     stdin: {
       contents:
-        "export { Pg3dsV2 } from './components/3ds-v2/3ds-v2.js';\n" +
-        "export { Pg3dsV1 } from './components/3ds-v1/3ds-v1.js';\n" +
-        "export * as checkoutFlow from './controllers/payment-flow.steps.js';",
+        "export { Pg3dsV2 } from './three-ds/3ds-v2.js';\n" +
+        "export { Pg3dsV1 } from './three-ds/3ds-v1.js';\n" +
+        "export * as checkoutFlow from './checkout/payment-flow.steps.js';",
       resolveDir: src,
       loader: 'ts',
     },
@@ -333,9 +350,9 @@ async function buildIife() {
     format: { preamble: LIT_NOTICE },
   });
   writeFileSync(iifeFile, minified.code);
-  // The page's reporter, for a script tag before pg-checkout.js (src/internal/reporter-tag.lazy.ts).
+  // The page's reporter, for a script tag before pg-checkout.js (src/script-tag/reporter-tag.lazy.ts).
   await build({
-    entryPoints: [join(src, 'internal', 'reporter-tag.lazy.ts')],
+    entryPoints: [join(src, 'script-tag', 'reporter-tag.lazy.ts')],
     bundle: true,
     format: 'iife',
     minify: true,
@@ -466,7 +483,7 @@ function writeScriptTagTypes() {
     'pg-checkout.reporter.d.ts':
       "// The page's reporter for a script tag (data-endpoint): it reports scripts that fail to load; it exports nothing.\nexport {};\n",
     'pg-checkout.3ds.d.ts':
-      "// The 3-D Secure elements, loaded by the script-tag file from beside itself.\nexport { Pg3dsV1 } from './components/3ds-v1/3ds-v1.component.js';\nexport { Pg3dsV2 } from './components/3ds-v2/3ds-v2.component.js';\n",
+      "// The 3-D Secure elements, loaded by the script-tag file from beside itself.\nexport { Pg3dsV1 } from './three-ds/3ds-v1.component.js';\nexport { Pg3dsV2 } from './three-ds/3ds-v2.component.js';\n",
   };
   for (const [name, text] of Object.entries(types)) writeFileSync(join(dist, name), text);
 }

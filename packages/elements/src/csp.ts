@@ -3,10 +3,10 @@
  * classes only: nothing is defined.
  */
 import type { CSSResult, LitElement } from 'lit';
-import { Pg3dsV1 } from './components/3ds-v1/3ds-v1.component.js';
-import { Pg3dsV2 } from './components/3ds-v2/3ds-v2.component.js';
-import { PgCardForm } from './components/card-form/card-form.component.js';
-import { PgCheckout } from './components/checkout/checkout.component.js';
+import { Pg3dsV1 } from './three-ds/3ds-v1.component.js';
+import { Pg3dsV2 } from './three-ds/3ds-v2.component.js';
+import { PgCardForm } from './card-form/card-form.component.js';
+import { PgCheckout } from './checkout/checkout.component.js';
 
 const classes: Array<typeof LitElement> = [PgCheckout, PgCardForm, Pg3dsV2, Pg3dsV1];
 

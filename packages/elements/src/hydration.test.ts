@@ -2,8 +2,8 @@
 import '@lit-labs/ssr-client/lit-element-hydrate-support.js';
 import { expect } from '@open-wc/testing';
 import type { ReactiveElement } from 'lit';
-import type { PgCardForm } from './components/card-form/card-form.component.js';
-import type { PgCheckout } from './components/checkout/checkout.component.js';
+import type { PgCardForm } from './card-form/card-form.component.js';
+import type { PgCheckout } from './checkout/checkout.component.js';
 import { until as untilWithin } from './test-helpers/backend.js';
 import { field, fillCard, typeInto } from './test-helpers/input.js';
 

@@ -1,13 +1,13 @@
 /** Registers all four elements and exports everything a merchant's code needs. */
-export { PgCheckout } from './components/checkout/checkout.js';
-export { PgCardForm } from './components/card-form/card-form.js';
-export { Pg3dsV2 } from './components/3ds-v2/3ds-v2.js';
-export { Pg3dsV1 } from './components/3ds-v1/3ds-v1.js';
+export { PgCheckout } from './checkout/checkout.js';
+export { PgCardForm } from './card-form/card-form.js';
+export { Pg3dsV2 } from './three-ds/3ds-v2.js';
+export { Pg3dsV1 } from './three-ds/3ds-v1.js';
 export { CheckoutApi, ClientErrorCode } from './api/client.js';
 export type * from './api/types.js';
-export { checkoutContext, type CheckoutContext, type PaymentSource } from './context.js';
-export { defineElement } from './define.js';
-export * from './events/index.js';
+export { checkoutContext, type CheckoutContext, type PaymentSource } from './shared/context.js';
+export { defineElement } from './shared/define.js';
+export * from './events.js';
 export { af } from './i18n/af.js';
 export { en } from './i18n/en.js';
 export {
@@ -18,8 +18,8 @@ export {
   type Messages,
   type Translate,
 } from './i18n/localize.js';
-export * from './validators/index.js';
-export { detectBrand, brandOf } from './card/brands.js';
-export { parseExpiry } from './card/expiry.js';
-export { formatCardNumber } from './card/format.js';
-export { luhnValid } from './card/luhn.js';
+export * from './card-form/validators/index.js';
+export { detectBrand, brandOf } from './card-form/card/brands.js';
+export { parseExpiry } from './card-form/card/expiry.js';
+export { formatCardNumber } from './card-form/card/format.js';
+export { luhnValid } from './card-form/card/luhn.js';

@@ -1,8 +1,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
-import type { PgCardForm } from './components/card-form/card-form.component.js';
-import type { PgCheckout } from './components/checkout/checkout.component.js';
-import './components/checkout/checkout.js';
+import type { PgCardForm } from './card-form/card-form.component.js';
+import type { PgCheckout } from './checkout/checkout.component.js';
+import './checkout/checkout.js';
 import { backend, until as untilWithin } from './test-helpers/backend.js';
 import { field, fillCard } from './test-helpers/input.js';
 

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { ClientErrorCode } from './api/client.js';
-import * as events from './events/index.js';
+import * as events from './events.js';
 import { codes as meanings } from './api/codes.js';
 
 // The README's lists of events and `code`s are read from the code itself, so they cannot drift: a new

@@ -7,10 +7,10 @@ import { render } from '@lit-labs/ssr';
 import { collectResult } from '@lit-labs/ssr/lib/render-result.js';
 import { html, type TemplateResult } from 'lit';
 import { pathToFileURL } from 'node:url';
-import '../src/components/checkout/checkout.js';
-import '../src/components/card-form/card-form.js';
-import '../src/components/3ds-v2/3ds-v2.js';
-import '../src/components/3ds-v1/3ds-v1.js';
+import '../src/checkout/checkout.js';
+import '../src/card-form/card-form.js';
+import '../src/three-ds/3ds-v2.js';
+import '../src/three-ds/3ds-v1.js';
 
 export function renderToString(template: TemplateResult): Promise<string> {
   return collectResult(render(template));

@@ -15,10 +15,10 @@ customElements.define('floor-element', FloorElement);
  * validation, formatting, context, translation table or order read.
  */
 export const SAME_CONTENT_FLOOR_SOURCE = `import { LitElement, html, css } from 'lit';
-import { themeStyles } from './src/styles/theme.ts';
-import { cardFormStyles } from './src/components/card-form/card-form.styles.ts';
-import { checkoutStyles } from './src/components/checkout/checkout.styles.ts';
-import { brandMarks } from './src/card/brand-marks.ts';
+import { themeStyles } from './src/shared/theme.ts';
+import { cardFormStyles } from './src/card-form/card-form.styles.ts';
+import { checkoutStyles } from './src/checkout/checkout.styles.ts';
+import { brandMarks } from './src/card-form/card/brand-marks.ts';
 const field = (id, label, autocomplete, inputmode, extra = '', hint = '') => html\`<div class="field">
   <div class="label-row"><label for=\${id}>\${label}</label>\${extra}</div>
   <div class="control"><input id=\${id} type="text" autocomplete=\${autocomplete} inputmode=\${inputmode} required></div>

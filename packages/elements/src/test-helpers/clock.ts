@@ -1,4 +1,4 @@
-import type { Clock } from '../internal/sleep.js';
+import type { Clock } from '../shared/sleep.js';
 
 /** Lets promises, Lit's renders and events queued on the real page settle. */
 const settle = async (): Promise<void> => {

@@ -1,5 +1,5 @@
-import type { PgCardForm } from '../components/card-form/card-form.component.js';
-import type { PgCheckout } from '../components/checkout/checkout.component.js';
+import type { PgCardForm } from '../card-form/card-form.component.js';
+import type { PgCheckout } from '../checkout/checkout.component.js';
 
 /**
  * One scripted answer of the fake middleware. `lost`: the request reached the shop and its answer

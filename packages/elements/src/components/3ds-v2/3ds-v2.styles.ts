@@ -1,3 +1,0 @@
-import { threeDSStyles } from '../../internal/three-ds.styles.js';
-
-export const threeDSV2Styles = threeDSStyles;
