@@ -29,7 +29,7 @@ export interface CheckoutActions {
   /** What the gateway's records leave to refund on a payment. */
   refundable(reference: string): Promise<Refundable>;
 }
-import { useCaseOf } from './telemetry/index.js';
+import { useCaseOf } from './http/use-case-of.js';
 import { formToken, type FormToken } from './http/form-token.js';
 
 /**

@@ -1,7 +1,6 @@
-import type { BrowserRoute, RouteMethod, RoutePattern } from '@pg-checkout/protocol/browser';
 import { takeBankTurn, type PostEnd } from '../limits/bank-limits.js';
 import type { Context } from '../setup/context.js';
-import { callerOf } from '../use-cases/caller.js';
+import { callerOf } from '../setup/caller.js';
 import { carryForwardPage, completionPage, methodPageCsp, type CompletionKind } from './html.js';
 import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../use-cases/schemas.js';
 import { ipVersion } from '../limits/ip.js';
@@ -22,22 +21,12 @@ import { attemptPayment } from '../order/book.js';
 import type { FormStart } from '../order/records.js';
 import { formAnswer, FORM_ROUTES } from './form-routes.js';
 import { noticePage } from './form-pages.js';
-import { jsonAnswer, type BodyKind, type HttpAnswer, type HttpExchange } from './exchange.js';
+import { jsonAnswer, type HttpAnswer } from './exchange.js';
+import type { Route } from './route.js';
+
+export type { Route } from './route.js';
 import { callerFor, ownedReference } from './guards.js';
 import { reportRoute } from './report-route.js';
-
-/** Method and Express-style path of one key of the route map (`@pg-checkout/protocol/browser`). */
-type RouteKey<R extends BrowserRoute = BrowserRoute> = R extends BrowserRoute
-  ? { method: RouteMethod<R>; path: RoutePattern<R> }
-  : never;
-
-/** One route of the browser API (docs/contracts.md): guard, parse, call, send. */
-export type Route = RouteKey & {
-  body: BodyKind;
-  /** Answers as an HTML page, never JSON, whatever fails (the bank's frame shows it). */
-  page?: true;
-  run(ex: HttpExchange, ctx: Context): Promise<HttpAnswer>;
-};
 
 const state = (s: OwnedPaymentState) => jsonAnswer(httpStatusOf(s), s);
 

@@ -1,16 +1,9 @@
 import type { Attributes, Meter, Span, Tracer } from '@opentelemetry/api';
-import type { PaymentRecord } from '../order/records.js';
+import type { PaymentRecord, TraceOrigin } from '../order/records.js';
 import { builtin, instrumentation, otelApi } from './api.js';
 import { createInstruments, type Instruments } from './instruments.js';
 import { ATTR, PREFIX, allowed, paymentAttributes, threeDSAttributes } from './names.js';
-import type { TelemetryOptions } from './options.js';
-
-/** Where a payment's trace began (its create's use case span), kept with its record to link later work to it. */
-export interface TraceOrigin {
-  traceId: string;
-  spanId: string;
-  traceFlags: number;
-}
+import type { TelemetryOptions } from '../options.js';
 
 /** Where the gateway is, as OpenTelemetry's HTTP client attributes name it. */
 export interface GatewayServer {
