@@ -6,8 +6,7 @@ import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../use-
 import { ipVersion } from '../limits/ip.js';
 import { attemptReference, learnOrder } from '../order/ledger.js';
 import type { OwnedPaymentState } from '../payment-state.js';
-import { httpStatusOf } from './state-status.js';
-import { statusOf } from './status-table.js';
+import { answerFor } from './answers.js';
 import { cancelChallenge } from '../use-cases/cancel-challenge.js';
 import { confirmProof, type ProofResult } from '../use-cases/confirm-proof.js';
 import { confirmStep2 } from '../use-cases/confirm-step2.js';
@@ -28,7 +27,7 @@ export type { Route } from './route.js';
 import { callerFor, ownedReference } from './guards.js';
 import { reportRoute } from './report-route.js';
 
-const state = (s: OwnedPaymentState) => jsonAnswer(httpStatusOf(s), s);
+const state = (s: OwnedPaymentState) => jsonAnswer(answerFor({ state: s }).status, s);
 
 const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -90,13 +89,13 @@ const completion =
           ? { cres: proof, ...(binding !== undefined ? { threeDSSessionData: binding } : {}) }
           : { PaRes: proof, ...(binding !== undefined ? { MD: binding } : {}) };
       const { html, csp } = await carryForwardPage(fields, turn.retryAfterS);
+      const { status, headers } = answerFor({
+        code: 'rate_limited',
+        retryAfterSeconds: turn.retryAfterS,
+      });
       return {
-        status: 429,
-        headers: {
-          ...PAGE_HEADERS,
-          'Content-Security-Policy': csp,
-          'Retry-After': String(turn.retryAfterS),
-        },
+        status,
+        headers: { ...PAGE_HEADERS, 'Content-Security-Policy': csp, ...headers },
         body: html,
       };
     }
@@ -157,7 +156,7 @@ const webhookRoute = (type: 'payment' | 'payout'): Route => ({
   run: async (ex, ctx) => {
     const { body, verifierStatus, retryAfterSeconds } = await receiveWebhook(type, ex.body, ctx);
     if (body.success) return jsonAnswer(200, body);
-    const { status, headers } = statusOf(body.code, retryAfterSeconds);
+    const { status, headers } = answerFor({ code: body.code, retryAfterSeconds });
     return jsonAnswer(verifierStatus ?? status, body, headers);
   },
 });
