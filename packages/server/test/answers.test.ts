@@ -51,6 +51,18 @@ describe('answerFor', () => {
     assert.equal(answerFor({ code: 'gateway_unavailable', gatewayFailed: true }).status, 502);
   });
 
+  it("answers a completion page's kind with the status its page always had", () => {
+    const cases = {
+      done: 200,
+      checking: 200,
+      rejected: 400,
+      unknown: 404,
+      unavailable: 503,
+    } as const;
+    for (const [page, status] of Object.entries(cases))
+      assert.equal(answerFor({ page: page as keyof typeof cases }).status, status, page);
+  });
+
   it("classifies an answer's outcome for telemetry: 402 declined, 429 rejected, 5xx a fault", () => {
     assert.equal(outcomeOf(200), 'ok');
     assert.equal(outcomeOf(409), 'ok');

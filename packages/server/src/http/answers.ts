@@ -1,5 +1,6 @@
 import type { PaymentState } from '@pg-checkout/protocol/browser';
 import { answerCodesWith, type CoreErrorCode } from '../errors.js';
+import type { CompletionKind } from './html.js';
 
 /**
  * Codes to HTTP, in one place (Medusa's `getHttpResponseFromError`): the core carries a code (a
@@ -19,6 +20,9 @@ export interface StatusRow {
 }
 
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
+
+/** How soon a client asks again about something being checked (a payment, an order). */
+export const CHECK_AGAIN = retryAfter(2);
 
 /** The one table of statuses: a code added to either union does not compile until it has a row. */
 export const STATUS_TABLE: Readonly<Record<CoreErrorCode, StatusRow>> = {
@@ -53,7 +57,7 @@ export const STATUS_TABLE: Readonly<Record<CoreErrorCode, StatusRow>> = {
     sentence:
       'We could not start the payment right now. Nothing was charged; please try again in a moment.',
   },
-  temporarily_unavailable: { status: 503, headers: retryAfter(2) },
+  temporarily_unavailable: { status: 503, headers: CHECK_AGAIN },
   webhook_invalid: { status: 400 },
   webhook_not_configured: { status: 503 },
   webhook_handler_failed: { status: 500 },
@@ -94,7 +98,19 @@ export type AnswerSubject =
   /** A code (a `CheckoutError`'s, a refused webhook's), with the seconds to wait if it knows them. */
   | { code: string; retryAfterSeconds?: number | undefined; gatewayFailed?: true }
   /** A payment state, answered as the state itself. */
-  | { state: PaymentState };
+  | { state: PaymentState }
+  /** A 3-D Secure completion page of one kind (the bank's frame shows it). */
+  | { page: CompletionKind };
+
+// A completion page's status: the code each refusal stands for; a page that shows where the
+// payment is (done, still checking) is 200.
+const PAGE_CODES: Readonly<Record<CompletionKind, CoreErrorCode | undefined>> = {
+  done: undefined,
+  checking: undefined,
+  rejected: 'invalid_request',
+  unknown: 'not_found',
+  unavailable: 'gateway_unavailable',
+};
 
 /** How a use case ended, for its span: refused for the card, held back, or our (or the gateway's) fault. */
 export type AnswerOutcome = 'ok' | 'declined' | 'rejected' | 'fault';
@@ -115,6 +131,10 @@ export function outcomeOf(status: number): AnswerOutcome {
 }
 
 function rowOf(subject: AnswerSubject): StatusRow {
+  if ('page' in subject) {
+    const code = PAGE_CODES[subject.page];
+    return code === undefined ? { status: 200 } : STATUS_TABLE[code];
+  }
   if ('state' in subject) {
     const state = subject.state;
     if (state.success) return { status: 200 };
@@ -127,7 +147,7 @@ function rowOf(subject: AnswerSubject): StatusRow {
     : UNKNOWN;
 }
 
-/** The one function from a code (or a payment state) to its status, headers and sentence. */
+/** The one function from a code (a payment state, a completion page) to its status, headers and sentence. */
 export function answerFor(subject: AnswerSubject): AnswerHead {
   const row = rowOf(subject);
   const headers: Record<string, string> = { ...row.headers };
