@@ -5,6 +5,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import type { PaymentState } from '@pg-checkout/protocol/browser';
 import { CheckoutError } from '../src/index.js';
 import { storeUnavailable } from '../src/errors.js';
@@ -101,5 +103,34 @@ describe('statuses at the edge', () => {
       assert.doesNotMatch(text, /new CheckoutError\(\s*\d/, file);
       assert.doesNotMatch(text, /Retry-After['"]\s*[:\]]/, file);
     }
+  });
+});
+
+describe('the edge travels with CheckoutError', () => {
+  it('a bundle that takes only CheckoutError from the package still answers its status', async () => {
+    // `sideEffects` lets a bundler drop what is not used; the edge that gives an error its status
+    // must stay, or `.status` would throw in a merchant's bundle that never mounts the handler.
+    const result = await build({
+      stdin: {
+        contents:
+          "import { CheckoutError } from './src/index.ts';\n" +
+          "const e = new CheckoutError('rate_limited', 'x', { retryAfterSeconds: 3 });\n" +
+          'export const seen = [e.status, e.headers, new CheckoutError("service_busy").message];\n',
+        resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+        loader: 'ts',
+      },
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      conditions: ['pg-source'],
+      external: ['ioredis', '@opentelemetry/api'],
+      write: false,
+      logLevel: 'silent',
+    });
+    const text = result.outputFiles[0]!.text;
+    const { seen } = (await import(
+      `data:text/javascript;base64,${Buffer.from(text).toString('base64')}`
+    )) as { seen: [number, Record<string, string>, string] };
+    assert.deepEqual(seen, [429, { 'Retry-After': '3' }, STATUS_TABLE.service_busy.sentence]);
   });
 });
