@@ -1,7 +1,3 @@
-import type { PaymentState } from '@pg-checkout/protocol/browser';
-import { answerCodesWith, type CoreErrorCode } from '../errors.js';
-import type { CompletionKind } from './html.js';
-
 /**
  * Codes to HTTP, in one place (Medusa's `getHttpResponseFromError`): the core carries a code (a
  * `CheckoutError`'s, a payment state's) and facts such as the seconds to wait; `answerFor` turns
@@ -9,6 +5,10 @@ import type { CompletionKind } from './html.js';
  * answer, the state answer and telemetry's outcome all call it; no file below `http/` names a
  * status, a `Retry-After` or a default sentence.
  */
+import type { PaymentState } from '@pg-checkout/protocol/browser';
+import { answerCodesWith, type CoreErrorCode } from '../errors.js';
+import type { CompletionKind } from './html.js';
+
 export type { CoreErrorCode } from '../errors.js';
 
 /** What the edge answers for one code: its status, default headers and default sentence. */
