@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run test:fast`: lint, types, every Node test that needs no browser (the elements' pure unit tests
-// among them) and the money tests again on the strict sandbox, in two lanes side by side;
+// `npm run test:fast`: lint, floors, types, every Node test that needs no browser (the elements' pure unit
+// tests among them) and the money tests again on the strict sandbox, in two lanes side by side;
 // the first failure stops both, so a broken change is known in two or three minutes, not fifteen.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,6 +14,8 @@ const FAST = [
   'packages/sandbox',
   'packages/node',
   'packages/protocol',
+  // The repository's own scripts (scripts/test: the floors checker); their fixtures are not tests.
+  'scripts',
 ];
 
 const root = new URL('../', import.meta.url);
@@ -35,6 +37,7 @@ const files = FAST.flatMap((dir) =>
   // Sub-folders too: the core's HTTP suite lives in packages/server/test/http.
   readdirSync(new URL(`${dir}/test/`, root), { recursive: true })
     .filter((name) => name.endsWith('.test.ts') && !name.endsWith('.browser.test.ts'))
+    .filter((name) => !name.split(/[\\/]/).includes('fixtures'))
     .sort()
     .map((name) => `${dir}/test/${name}`),
 );
@@ -75,6 +78,8 @@ const lanes = [
     buffered: true,
     steps: [
       ['lint', 'npm', ['run', '--silent', 'lint']],
+      // Each package's floors (scripts/check-floors.mjs): no import up, no cycle.
+      ['floors', process.execPath, ['scripts/check-floors.mjs']],
       ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
       // The money tests again on the strict sandbox (scripts/test-strict.mjs), beside the other lane.
       ['money tests on the strict sandbox', process.execPath, ['scripts/test-strict.mjs']],

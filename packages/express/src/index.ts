@@ -1,49 +1,6 @@
+// The server's public API, as the server declares it (a name added there is here too); Express's
+// own `createCheckout` and its `CheckoutOptions` (the core's, with Express's `Request` handed to
+// your hooks) take the place of the core's names.
+export * from '@pg-checkout/server';
 export { createCheckout, type CheckoutRouter } from './create-checkout.js';
 export type { CheckoutOptions } from './options.js';
-export type {
-  CardTestingEvent,
-  CheckoutOrder,
-  DeclineLimitOptions,
-  GatewayCredentials,
-  OrderChangedEvent,
-  PageIntegrityReport,
-  PaymentPageHeaderOptions,
-  PaymentPageHeaders,
-  PaymentEvent,
-  PaymentMethodKind,
-  PaymentMethodName,
-  RateLimitOptions,
-  ResolveOrderContext,
-  ReconcileOptions,
-  ReconcileSummary,
-  RefundEvent,
-  RefundCommand,
-  RefundFacts,
-  RefundResult,
-  Refundable,
-  RefundErrorCode,
-  WebhookEvent,
-  PaymentState,
-  ThreeDSAction,
-  OrderStatusAnswer,
-  CheckoutGateway,
-  PaymentOutcome,
-  ConfirmOutcome,
-  LookupRecord,
-  CallOptions,
-  CheckoutErrorCode,
-  CheckoutLogger,
-  CheckoutStore,
-  FormToken,
-  MemoryStoreOptions,
-  RedisStoreOptions,
-} from '@pg-checkout/server';
-export {
-  CheckoutError,
-  paymentPageHeaders,
-  RefundError,
-  formNotice,
-  stderrLogger,
-  MemoryStore,
-  RedisStore,
-} from '@pg-checkout/server';

@@ -29,7 +29,8 @@ export interface CheckoutActions {
   /** What the gateway's records leave to refund on a payment. */
   refundable(reference: string): Promise<Refundable>;
 }
-import { useCaseOf } from './telemetry/index.js';
+import { useCaseOf } from './http/use-case-of.js';
+import { outcomeOf } from './http/answers.js';
 import { formToken, type FormToken } from './http/form-token.js';
 
 /**
@@ -159,7 +160,7 @@ export function createCheckoutCore<Req>(
             return failed(route, error, { method: ex.method, path: route.path });
           }
         },
-        (answer) => ({ status: answer.status }),
+        (answer) => ({ status: answer.status, outcome: outcomeOf(answer.status) }),
       );
     },
     fail,

@@ -1,9 +1,23 @@
 import type { CheckoutErrorCode } from '@pg-checkout/protocol/browser';
 import type { CheckoutLogger } from './logger.js';
-import { statusOf, type CoreErrorCode } from './http/status-table.js';
 
 /** Stable codes of the browser API's `{ success: false, message, code }` answers (docs/contracts.md). */
 export type { CheckoutErrorCode } from '@pg-checkout/protocol/browser';
+
+/** Codes of a refund that was not sent (`RefundError`), beside the browser's. */
+export type RefundErrorCode =
+  | 'invalid_request'
+  | 'not_found'
+  | 'not_refundable'
+  | 'more_than_left'
+  | 'key_reused'
+  | 'gateway_unavailable'
+  | 'refused'
+  | 'conflict'
+  | 'store_unavailable';
+
+/** A code the core throws as `new CheckoutError(code, message)`: the browser's and the refund's. */
+export type CoreErrorCode = CheckoutErrorCode | RefundErrorCode;
 
 /** What an answer needs beside its code and message; its status comes from the code. */
 export interface CheckoutErrorOptions {
@@ -12,21 +26,49 @@ export interface CheckoutErrorOptions {
   cause?: unknown;
 }
 
+/** What the HTTP edge answers for a code: its status, headers and, for some codes, the shopper's sentence. */
+export interface CodeAnswer {
+  status: number;
+  headers: Record<string, string>;
+  sentence?: string;
+}
+
+type AnswerCode = (code: string, retryAfterSeconds: number | undefined) => CodeAnswer;
+
+// The core carries codes and facts; only the HTTP edge (`http/answers.ts`) knows their statuses,
+// headers and default sentences. It hands its one function here when it loads (the package's
+// entry loads it), so this floor imports nothing above it.
+let answerCode: AnswerCode | undefined;
+
+/** Called once by the HTTP edge: how a code becomes its status, headers and default sentence. */
+export function answerCodesWith(answer: AnswerCode): void {
+  answerCode = answer;
+}
+
+function edge(): AnswerCode {
+  if (!answerCode)
+    throw new Error(
+      'CheckoutError: the HTTP edge is not loaded; import from the package (@pg-checkout/server)',
+    );
+  return answerCode;
+}
+
 /**
  * An error that becomes a JSON answer with its code and shopper-readable message. Thrown as
- * `new CheckoutError(code, message, options?)`, its status and headers are the code's (one table
- * at the HTTP edge). Merchant hooks (for example `resolveOrder`) may also throw
- * `new CheckoutError(status, code, message, headers?)` to refuse a request with a status of their own.
+ * `new CheckoutError(code, message?, options?)`, its status and headers are the code's (one
+ * function at the HTTP edge; without a message, the code's own sentence there). Merchant hooks
+ * (for example `resolveOrder`) may also throw `new CheckoutError(status, code, message, headers?)`
+ * to refuse a request with a status of their own.
  */
 export class CheckoutError extends Error {
   override readonly name = 'CheckoutError';
-  readonly status: number;
   readonly code: CheckoutErrorCode | (string & {});
-  readonly headers: Record<string, string>;
   /** The `Retry-After` seconds the code form was given, if any. */
   readonly retryAfterSeconds: number | undefined;
+  // The four-argument form's own status and headers; the code form asks the edge.
+  readonly #own: { status: number; headers: Record<string, string> } | undefined;
 
-  constructor(code: CoreErrorCode, message: string, options?: CheckoutErrorOptions);
+  constructor(code: CoreErrorCode, message?: string, options?: CheckoutErrorOptions);
   constructor(
     status: number,
     code: CheckoutErrorCode | (string & {}),
@@ -35,25 +77,38 @@ export class CheckoutError extends Error {
   );
   constructor(
     first: number | CoreErrorCode,
-    second: string,
+    second?: string,
     third?: string | CheckoutErrorOptions,
     fourth?: Record<string, string>,
   ) {
     if (typeof first === 'number') {
       super(String(third));
-      this.status = first;
-      this.code = second;
-      this.headers = fourth ?? {};
+      this.#own = { status: first, headers: fourth ?? {} };
+      this.code = second ?? '';
       this.retryAfterSeconds = undefined;
       return;
     }
     const options = typeof third === 'object' ? third : {};
-    super(second, 'cause' in options ? { cause: options.cause } : undefined);
-    const answer = statusOf(first, options.retryAfterSeconds);
-    this.status = answer.status;
+    super(second ?? '', 'cause' in options ? { cause: options.cause } : undefined);
+    this.#own = undefined;
     this.code = first;
-    this.headers = answer.headers;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    if (second === undefined)
+      // The code's sentence, read when asked: the edge is loaded by then.
+      Object.defineProperty(this, 'message', {
+        get: () => edge()(first, undefined).sentence ?? first,
+        configurable: true,
+      });
+  }
+
+  /** The answer's HTTP status: the code's (at the edge), or the merchant's own. */
+  get status(): number {
+    return this.#own?.status ?? edge()(this.code, this.retryAfterSeconds).status;
+  }
+
+  /** The answer's headers (`Retry-After` where the code has one). */
+  get headers(): Record<string, string> {
+    return this.#own?.headers ?? edge()(this.code, this.retryAfterSeconds).headers;
   }
 }
 
@@ -61,10 +116,7 @@ export class CheckoutError extends Error {
 export function storeUnavailable(logger: CheckoutLogger, error: unknown): CheckoutError {
   if (error instanceof CheckoutError) return error;
   logger.error('store unavailable', { error });
-  return new CheckoutError(
-    'store_unavailable',
-    'We could not start the payment right now. Nothing was charged; please try again in a moment.',
-  );
+  return new CheckoutError('store_unavailable');
 }
 
 /**
@@ -72,8 +124,5 @@ export function storeUnavailable(logger: CheckoutLogger, error: unknown): Checko
  * is never told their card failed. Used only where the fault proves nothing was processed.
  */
 export function misconfigured(): CheckoutError {
-  return new CheckoutError(
-    'misconfigured',
-    'Payments are not available right now because of a problem at the shop. Nothing was charged.',
-  );
+  return new CheckoutError('misconfigured');
 }

@@ -1,3 +1,7 @@
+// The HTTP edge hands `CheckoutError` its statuses when it loads (`errors.ts` imports nothing above
+// it): loaded with the package whatever a bundler keeps of the rest (package.json `sideEffects`).
+import './http/answers.js';
+
 export { createCheckoutCore, type CheckoutActions, type CheckoutCore } from './core.js';
 export {
   refund,

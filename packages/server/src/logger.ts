@@ -30,3 +30,22 @@ export function redactingLogger(logger: CheckoutLogger): CheckoutLogger {
     };
   return { info: wrap('info'), warn: wrap('warn'), error: wrap('error') };
 }
+
+/** Where a setup fault is said once: the context's logger and what it already said. */
+export interface SaidOnce {
+  logger: CheckoutLogger;
+  said: Set<string>;
+}
+
+/** Says a setup fault once per process and checkout, loudly: a merchant must see it, a log must not fill. */
+export function sayOnce(
+  ctx: SaidOnce,
+  key: string,
+  message: string,
+  fields: Record<string, unknown>,
+  level: 'warn' | 'error' = 'error',
+): void {
+  if (ctx.said.has(key)) return;
+  ctx.said.add(key);
+  ctx.logger[level](message, fields);
+}

@@ -3,7 +3,6 @@ import type { CheckoutStore } from './stores/store.js';
 import type { CheckoutGateway, Consumer, LookupRecord, RedirectUrls } from './gateway/port.js';
 import type { CheckoutLogger } from './logger.js';
 import type { PaymentState } from './payment-state.js';
-import type { TelemetryOptions } from './telemetry/options.js';
 
 /** What `resolveOrder(req, { method })` answers: the money side of a payment, decided on the server only. */
 export interface CheckoutOrder {
@@ -306,4 +305,30 @@ export interface CheckoutOptions<Req = unknown> {
    * providers when `@opentelemetry/api` is installed and an SDK registered; else nothing at all.
    */
   telemetry?: TelemetryOptions | undefined;
+}
+
+/** A tracer provider, as `@opentelemetry/api`'s `TracerProvider` (typed loosely: the API is an optional peer). */
+export interface TracerProviderLike {
+  getTracer(name: string, version?: string): unknown;
+}
+
+/** A meter provider, as `@opentelemetry/api`'s `MeterProvider`. */
+export interface MeterProviderLike {
+  getMeter(name: string, version?: string): unknown;
+}
+
+/** The `telemetry` option of `createCheckout` and `createCheckoutHandler`. */
+export interface TelemetryOptions {
+  /** Where spans go. Default: the application's global provider (the Node SDK registers one). */
+  tracerProvider?: TracerProviderLike;
+  /** Where metrics go. Default: the application's global provider. */
+  meterProvider?: MeterProviderLike;
+  /**
+   * Client spans for gateway calls. `'auto'` (default): ours, unless the application already
+   * traces `fetch` (undici's instrumentation is subscribed), whose spans then stand in their place;
+   * `'always'`, `'never'`. The call duration histogram is recorded in every case.
+   */
+  gatewaySpans?: 'auto' | 'always' | 'never';
+  /** `false` turns all of it off, whatever the application registered. Default `true`. */
+  enabled?: boolean;
 }

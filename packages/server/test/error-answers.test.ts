@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { CheckoutErrorCode } from '@pg-checkout/protocol/browser';
 import { CheckoutError, misconfigured, storeUnavailable } from '../src/errors.js';
 import { errorAnswer } from '../src/http/errors.js';
-import { STATUS_TABLE, type CoreErrorCode } from '../src/http/status-table.js';
+import { STATUS_TABLE, type CoreErrorCode } from '../src/http/answers.js';
 import type { RefundErrorCode } from '../src/use-cases/refundable.js';
 import { RefundError } from '../src/use-cases/refundable.js';
 import { createContext } from '../src/setup/context.js';

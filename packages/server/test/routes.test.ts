@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BrowserRoute } from '@pg-checkout/protocol/browser';
 import { ROUTES } from '../src/http/routes.js';
-import { routeUrl } from '../src/http/route-url.js';
+import { routeUrl } from '../src/order/route-url.js';
 
 // Typed over the map: a route added to it fails to compile here until it is listed.
 const MAP: Record<BrowserRoute, true> = {

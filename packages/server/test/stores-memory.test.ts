@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { CheckoutError } from '../src/errors.js';
+// From the package: the error's status and sentence are the HTTP edge's, which the package loads.
+import { CheckoutError } from '../src/index.js';
 import { MemoryStore } from '../src/stores/memory.js';
 import { storeSuite } from './helpers/store-suite.js';
 

@@ -6,7 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CheckoutError } from '../src/errors.js';
-import { callerOf } from '../src/use-cases/caller.js';
+import { callerOf } from '../src/setup/caller.js';
 import type { CheckoutOrder } from '../src/options.js';
 import type { OwnedPaymentState } from '../src/payment-state.js';
 import { orderStatus, paymentStatus } from '../src/use-cases/status.js';

@@ -1,6 +1,6 @@
 import { CheckoutError } from '../errors.js';
 import type { CardInput } from '../gateway/port.js';
-import type { Caller } from '../use-cases/caller.js';
+import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { cardKeys } from '../stores/keys.js';
 import { maskPan } from './mask.js';

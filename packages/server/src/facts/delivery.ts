@@ -3,10 +3,9 @@ import type { PaymentEvent, RefundEvent } from '../options.js';
 import type { PaymentState } from '../payment-state.js';
 import type { Context } from '../setup/context.js';
 import { paymentKeys } from '../stores/keys.js';
-import { enqueueSafely } from './sweep-list.js';
+import { enqueueSafely, type FactKind } from './sweep-list.js';
 
-/** The kinds of money fact the merchant's hooks are told of, each once delivered per reference. */
-export type FactKind = 'completed' | 'failed' | 'pending' | 'refunded';
+export type { FactKind } from './sweep-list.js';
 
 /** One money fact, keyed by the gateway reference of the payment (or refund) it is about. */
 export type Fact =

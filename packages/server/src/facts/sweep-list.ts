@@ -1,6 +1,8 @@
 import type { Context } from '../setup/context.js';
-import type { FactKind } from './delivery.js';
 import { sweepKeys } from '../stores/keys.js';
+
+/** The kinds of money fact the merchant's hooks are told of, each once delivered per reference. */
+export type FactKind = 'completed' | 'failed' | 'pending' | 'refunded';
 
 /** What the sweep looks at again: a fact whose hook has not resolved, an order with open attempts, a pending refund. */
 export type SweepItem =

@@ -1,6 +1,6 @@
 import type { GatewayErrorType } from '@pg-checkout/node';
 import { misconfigured, type CheckoutError } from '../errors.js';
-import { sayOnce, type Context } from '../setup/context.js';
+import { sayOnce, type SaidOnce } from '../logger.js';
 
 /** How the middleware treats a failure thrown by the gateway client. */
 export type GatewayFailure =
@@ -183,7 +183,7 @@ const FIXES = {
  * the setting to fix. `undefined` when the failure is not a setup fault.
  */
 export function setupFault(
-  ctx: Context,
+  ctx: SaidOnce,
   failure: GatewayFailure,
   error: unknown,
 ): CheckoutError | undefined {

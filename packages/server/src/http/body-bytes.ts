@@ -1,14 +1,20 @@
 import { CheckoutError } from '../errors.js';
+import { answerFor } from './answers.js';
 
 /** A body as it arrives: a Fetch `ReadableStream`, or any async iterable of chunks (Node's request). */
 export type ByteSource = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
 /**
- * 413, and the connection is not kept: what was not read of the body is never waited for. The
- * status form, as only it takes headers beside the table's.
+ * `payload_too_large`, and the connection is not kept: what was not read of the body is never
+ * waited for. The status form, as only it takes headers beside the code's.
  */
-export const tooLarge = (message = 'The request body is too large.') =>
-  new CheckoutError(413, 'payload_too_large', message, { Connection: 'close' });
+export const tooLarge = (message = 'The request body is too large.') => {
+  const { status, headers } = answerFor({ code: 'payload_too_large' });
+  return new CheckoutError(status, 'payload_too_large', message, {
+    ...headers,
+    Connection: 'close',
+  });
+};
 
 const aborted = () => new CheckoutError('invalid_request', 'The request was aborted.');
 

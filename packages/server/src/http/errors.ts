@@ -2,15 +2,15 @@ import { CheckoutError } from '../errors.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import { jsonAnswer, type HttpAnswer } from './exchange.js';
-import { statusOf, type CoreErrorCode } from './status-table.js';
+import { answerFor, type CoreErrorCode } from './answers.js';
 import { pageRefusal } from './routes.js';
 
 const answer = (status: number, code: string, message: string, headers?: Record<string, string>) =>
   jsonAnswer(status, { success: false, message, code }, headers);
 
-/** A code's answer, its status and headers from the one table. */
-const coded = (code: CoreErrorCode, message: string) => {
-  const { status, headers } = statusOf(code);
+/** A code's answer, its status and headers from the edge's one function. */
+const coded = (code: CoreErrorCode, message: string, gatewayFailed?: true) => {
+  const { status, headers } = answerFor({ code, ...(gatewayFailed ? { gatewayFailed } : {}) });
   return answer(status, code, message, headers);
 };
 
@@ -37,10 +37,10 @@ export function errorAnswer(
     );
   } else if (failure.kind === 'unavailable') {
     // The gateway failed the call itself (Bad Gateway); the table's 503 is "could not be asked".
-    result = answer(
-      502,
+    result = coded(
       'gateway_unavailable',
       'The payment service is unavailable. Please try again shortly.',
+      true,
     );
   } else if (failure.kind === 'rejected') {
     // The gateway (or our client's schema) refused the request as malformed: nothing was created.

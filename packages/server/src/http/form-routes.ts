@@ -9,7 +9,7 @@ import { attemptPayment } from '../order/book.js';
 import type { FormStart } from '../order/records.js';
 import type { PaymentState } from '../payment-state.js';
 import type { Context } from '../setup/context.js';
-import { callerOf } from '../use-cases/caller.js';
+import { callerOf } from '../setup/caller.js';
 import { confirmStep2 } from '../use-cases/confirm-step2.js';
 import { payByCard } from '../use-cases/pay-by-card.js';
 import { CreatePaymentBody, parseBody, type CreatePaymentCommand } from '../use-cases/schemas.js';
@@ -18,8 +18,9 @@ import type { HttpAnswer, HttpExchange } from './exchange.js';
 import { bankPage, methodStepPage, noticePage, seeOther } from './form-pages.js';
 import { formBrowserOf, FORM_FIELD } from './form-token.js';
 import { callerFor, clientIpOf } from './guards.js';
-import { routeUrl } from './route-url.js';
-import type { Route } from './routes.js';
+import { routeUrl } from '../order/route-url.js';
+import { answerFor } from './answers.js';
+import type { Route } from './route.js';
 
 /** A top-level challenge has the whole window; the page has no script to measure the screen. */
 const FORM_SCREEN = { screenWidth: 1280, screenHeight: 800 } as const;
@@ -124,7 +125,7 @@ const mountOf = (ctx: Context, ex: HttpExchange): string =>
 
 const expired = (page: string) =>
   noticePage(
-    403,
+    answerFor({ code: 'forbidden' }).status,
     'This form has expired',
     'Nothing was charged. Please go back to the checkout, reload it and pay again.',
     { href: page, label: 'Back to the checkout' },
@@ -184,7 +185,7 @@ const continueRoute: Route = {
     const record = attempt ? await attemptPayment(ctx, attempt) : undefined;
     if (!record?.form)
       return noticePage(
-        404,
+        answerFor({ code: 'not_found' }).status,
         'This link has expired',
         'Please go back to the checkout to see your order.',
         { href: `${ctx.publicOrigin}/`, label: 'Back to the checkout' },

@@ -1,7 +1,8 @@
 import { CheckoutError, misconfigured } from '../errors.js';
-import { callerOf, type Caller } from '../use-cases/caller.js';
+import { callerOf, type Caller } from '../setup/caller.js';
 import { ipVersion } from '../limits/ip.js';
-import { sayOnce, type Context } from '../setup/context.js';
+import { sayOnce } from '../logger.js';
+import type { Context } from '../setup/context.js';
 import { REFERENCE } from '../stores/keys.js';
 import type { OwnedPayment } from '../use-cases/confirm-step2.js';
 import type { HttpExchange } from './exchange.js';

@@ -1,4 +1,4 @@
-import type { Route } from './routes.js';
+import type { Route } from './route.js';
 
 /** A route of the table and its decoded path parameters. */
 export interface RouteMatch {

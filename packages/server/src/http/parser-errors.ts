@@ -1,4 +1,4 @@
-import { CheckoutError } from '../errors.js';
+import { CheckoutError, type CoreErrorCode } from '../errors.js';
 
 interface BodyParserError {
   type?: string;
@@ -6,21 +6,14 @@ interface BodyParserError {
   statusCode?: number;
 }
 
-const PARSER_ERRORS: Record<string, [number, string, string]> = {
-  'entity.parse.failed': [400, 'invalid_json', 'The request body is not valid JSON.'],
-  'entity.too.large': [413, 'payload_too_large', 'The request body is too large.'],
-  'encoding.unsupported': [
-    415,
-    'unsupported_media_type',
-    'The request body encoding is not supported.',
-  ],
-  'charset.unsupported': [
-    415,
-    'unsupported_media_type',
-    'The request body charset is not supported.',
-  ],
-  'request.aborted': [400, 'invalid_request', 'The request was aborted.'],
-  'parameters.too.many': [413, 'payload_too_large', 'The request has too many parameters.'],
+// Each code's status is the edge's (`answers.ts`).
+const PARSER_ERRORS: Record<string, [CoreErrorCode, string]> = {
+  'entity.parse.failed': ['invalid_json', 'The request body is not valid JSON.'],
+  'entity.too.large': ['payload_too_large', 'The request body is too large.'],
+  'encoding.unsupported': ['unsupported_media_type', 'The request body encoding is not supported.'],
+  'charset.unsupported': ['unsupported_media_type', 'The request body charset is not supported.'],
+  'request.aborted': ['invalid_request', 'The request was aborted.'],
+  'parameters.too.many': ['payload_too_large', 'The request has too many parameters.'],
 };
 
 /** An Express body parser's error as the answer it means; `undefined` for any other error. */

@@ -26,7 +26,7 @@ export const DEFAULT_LIMITS: Omit<BodyLimits, 'json'> = {
   raw: 256 * 1024,
 };
 
-const unsupported = (message: string) => new CheckoutError(415, 'unsupported_media_type', message);
+const unsupported = (message: string) => new CheckoutError('unsupported_media_type', message);
 const notJson = () => unsupported('Send the request body as application/json.');
 const invalidJson = () => new CheckoutError('invalid_json', 'The request body is not valid JSON.');
 

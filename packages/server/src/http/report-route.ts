@@ -3,7 +3,7 @@ import { clientKey } from '../limits/limits.js';
 import type { Context } from '../setup/context.js';
 import { readPageReports, receivePageReports } from '../use-cases/page-reports.js';
 import type { HttpAnswer, HttpExchange } from './exchange.js';
-import type { Route } from './routes.js';
+import type { Route } from './route.js';
 
 /** A browser's batch of reports is a few KB; more is not a report. */
 export const MAX_REPORT_BYTES = 16 * 1024;

@@ -1,14 +1,12 @@
-import type { BrowserRoute, RouteMethod, RoutePattern } from '@pg-checkout/protocol/browser';
 import { takeBankTurn, type PostEnd } from '../limits/bank-limits.js';
 import type { Context } from '../setup/context.js';
-import { callerOf } from '../use-cases/caller.js';
+import { callerOf } from '../setup/caller.js';
 import { carryForwardPage, completionPage, methodPageCsp, type CompletionKind } from './html.js';
 import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../use-cases/schemas.js';
 import { ipVersion } from '../limits/ip.js';
 import { attemptReference, learnOrder } from '../order/ledger.js';
 import type { OwnedPaymentState } from '../payment-state.js';
-import { httpStatusOf } from './state-status.js';
-import { statusOf } from './status-table.js';
+import { answerFor, CHECK_AGAIN } from './answers.js';
 import { cancelChallenge } from '../use-cases/cancel-challenge.js';
 import { confirmProof, type ProofResult } from '../use-cases/confirm-proof.js';
 import { confirmStep2 } from '../use-cases/confirm-step2.js';
@@ -22,24 +20,14 @@ import { attemptPayment } from '../order/book.js';
 import type { FormStart } from '../order/records.js';
 import { formAnswer, FORM_ROUTES } from './form-routes.js';
 import { noticePage } from './form-pages.js';
-import { jsonAnswer, type BodyKind, type HttpAnswer, type HttpExchange } from './exchange.js';
+import { jsonAnswer, type HttpAnswer } from './exchange.js';
+import type { Route } from './route.js';
+
+export type { Route } from './route.js';
 import { callerFor, ownedReference } from './guards.js';
 import { reportRoute } from './report-route.js';
 
-/** Method and Express-style path of one key of the route map (`@pg-checkout/protocol/browser`). */
-type RouteKey<R extends BrowserRoute = BrowserRoute> = R extends BrowserRoute
-  ? { method: RouteMethod<R>; path: RoutePattern<R> }
-  : never;
-
-/** One route of the browser API (docs/contracts.md): guard, parse, call, send. */
-export type Route = RouteKey & {
-  body: BodyKind;
-  /** Answers as an HTML page, never JSON, whatever fails (the bank's frame shows it). */
-  page?: true;
-  run(ex: HttpExchange, ctx: Context): Promise<HttpAnswer>;
-};
-
-const state = (s: OwnedPaymentState) => jsonAnswer(httpStatusOf(s), s);
+const state = (s: OwnedPaymentState) => jsonAnswer(answerFor({ state: s }).status, s);
 
 const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -47,16 +35,21 @@ const PAGE_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
-export function pageAnswer(status: number, kind: CompletionKind, result?: ProofResult): HttpAnswer {
+export function pageAnswer(kind: CompletionKind, result?: ProofResult): HttpAnswer {
+  const { status } = answerFor({ page: kind });
   const reference = result && 'reference' in result ? result.reference : undefined;
   const pageOrigin = result && 'pageOrigin' in result ? result.pageOrigin : undefined;
   const { html, csp } = completionPage(kind, reference, pageOrigin);
   return { status, headers: { ...PAGE_HEADERS, 'Content-Security-Policy': csp }, body: html };
 }
 
+const TOO_LARGE = answerFor({ code: 'payload_too_large' }).status;
+
 /** A page route's request refused before it ran (its body too large or unreadable): still a page. */
 export const pageRefusal = (error: unknown): HttpAnswer =>
-  pageAnswer((error as { status?: unknown }).status === 413 ? 413 : 400, 'rejected');
+  (error as { status?: unknown }).status === TOO_LARGE
+    ? { ...pageAnswer('rejected'), status: TOO_LARGE }
+    : pageAnswer('rejected');
 
 const field = (body: unknown, name: string): string | undefined => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
@@ -85,12 +78,12 @@ const completion =
   (version: 1 | 2): Route['run'] =>
   async (ex, ctx) => {
     const attempt = await sessionAttempt(ctx, ex.params.session);
-    if (!attempt) return pageAnswer(404, 'unknown');
+    if (!attempt) return pageAnswer('unknown');
     const proof = version === 2 ? field(ex.body, 'cres') : field(ex.body, 'PaRes');
     const binding = version === 2 ? field(ex.body, 'threeDSSessionData') : field(ex.body, 'MD');
     if (!proof) {
       ctx.logger.warn('3-D Secure post without a proof', { version });
-      return pageAnswer(400, 'rejected');
+      return pageAnswer('rejected');
     }
     const address = ex.clientAddress && ipVersion(ex.clientAddress) ? ex.clientAddress : undefined;
     const turn = await takeBankTurn(ctx, attempt, address);
@@ -101,13 +94,13 @@ const completion =
           ? { cres: proof, ...(binding !== undefined ? { threeDSSessionData: binding } : {}) }
           : { PaRes: proof, ...(binding !== undefined ? { MD: binding } : {}) };
       const { html, csp } = await carryForwardPage(fields, turn.retryAfterS);
+      const { status, headers } = answerFor({
+        code: 'rate_limited',
+        retryAfterSeconds: turn.retryAfterS,
+      });
       return {
-        status: 429,
-        headers: {
-          ...PAGE_HEADERS,
-          'Content-Security-Policy': csp,
-          'Retry-After': String(turn.retryAfterS),
-        },
+        status,
+        headers: { ...PAGE_HEADERS, 'Content-Security-Policy': csp, ...headers },
         body: html,
       };
     }
@@ -122,7 +115,7 @@ const completion =
       });
       if (result.kind === 'rejected') {
         end = 'refused';
-        return pageAnswer(400, 'rejected', result);
+        return pageAnswer('rejected', result);
       }
       if (form && result.kind === 'done')
         return await formAnswer(
@@ -138,12 +131,12 @@ const completion =
           'We are confirming your payment with your bank. Please do not pay again.',
           { href: form.page, label: 'Back to the shop' },
         );
-      return pageAnswer(200, result.kind === 'waiting' ? 'checking' : 'done', result);
+      return pageAnswer(result.kind === 'waiting' ? 'checking' : 'done', result);
     } catch (error) {
       ctx.logger.error('3-D Secure completion failed; the shopper sees the result by polling', {
         error,
       });
-      return pageAnswer(503, 'unavailable');
+      return pageAnswer('unavailable');
     } finally {
       await turn.finish(end);
     }
@@ -157,7 +150,8 @@ const redirectRoute = (method: 'hosted' | 'redirect' | 'eft'): Route => ({
     const caller = callerFor(ctx, ex, true);
     const cmd = parseBody(RedirectBody, ex.body);
     const answer = await startRedirect(method, cmd, caller, ctx);
-    return jsonAnswer(answer.success ? 200 : 409, answer);
+    // A redirect that cannot start conflicts with where the order is (paid, changed, under way).
+    return jsonAnswer(answer.success ? 200 : answerFor({ code: 'conflict' }).status, answer);
   },
 });
 
@@ -168,7 +162,7 @@ const webhookRoute = (type: 'payment' | 'payout'): Route => ({
   run: async (ex, ctx) => {
     const { body, verifierStatus, retryAfterSeconds } = await receiveWebhook(type, ex.body, ctx);
     if (body.success) return jsonAnswer(200, body);
-    const { status, headers } = statusOf(body.code, retryAfterSeconds);
+    const { status, headers } = answerFor({ code: body.code, retryAfterSeconds });
     return jsonAnswer(verifierStatus ?? status, body, headers);
   },
 });
@@ -241,7 +235,7 @@ export const ROUTES: readonly Route[] = [
     body: 'none',
     run: async (ex, ctx) => {
       const answer = await orderStatus(callerFor(ctx, ex, false), ctx);
-      return jsonAnswer(200, answer, answer.status === 'checking' ? { 'Retry-After': '2' } : {});
+      return jsonAnswer(200, answer, answer.status === 'checking' ? CHECK_AGAIN : {});
     },
   },
   {
@@ -251,10 +245,10 @@ export const ROUTES: readonly Route[] = [
     page: true,
     run: async (ex, ctx) => {
       const attempt = await sessionAttempt(ctx, ex.params.session);
-      if (!attempt) return pageAnswer(404, 'unknown');
+      if (!attempt) return pageAnswer('unknown');
       try {
         const method = await methodContent(ctx, attempt);
-        if (!method) return pageAnswer(404, 'unknown');
+        if (!method) return pageAnswer('unknown');
         return {
           status: 200,
           headers: {
@@ -266,7 +260,7 @@ export const ROUTES: readonly Route[] = [
       } catch (error) {
         // The method step is best effort: the component confirms Step 2 after its timer anyway.
         ctx.logger.warn('3-D Secure method page unavailable', { error });
-        return pageAnswer(503, 'unavailable');
+        return pageAnswer('unavailable');
       }
     },
   },

@@ -1,5 +1,5 @@
 import { CheckoutError, storeUnavailable } from '../errors.js';
-import type { Caller } from '../use-cases/caller.js';
+import type { Caller } from '../setup/caller.js';
 import { parseIPv6 } from './ip.js';
 import type { Context, Limits } from '../setup/context.js';
 

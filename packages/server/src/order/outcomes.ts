@@ -4,7 +4,7 @@ import type { Context } from '../setup/context.js';
 import type { GatewayFailure } from '../gateway/failures.js';
 import { deliver, factKindOf, wantsFact } from '../facts/delivery.js';
 import type { PaymentRecord } from './records.js';
-import { confirmUrl, methodUrl, termUrl } from '../http/route-url.js';
+import { confirmUrl, methodUrl, termUrl } from './route-url.js';
 
 const APPROVED = 'Payment approved.';
 const PENDING = 'Your payment is being processed. We will confirm it shortly.';

@@ -1,6 +1,12 @@
 import type { PaymentState } from '../payment-state.js';
 import type { PaymentMethodKind } from '../options.js';
-import type { TraceOrigin } from '../telemetry/index.js';
+
+/** Where a payment's trace began (its create's use case span), kept with its record to link later work to it. */
+export interface TraceOrigin {
+  traceId: string;
+  spanId: string;
+  traceFlags: number;
+}
 
 /** What the store keeps about one payment; never card data. A cache: the gateway is the truth. */
 export interface PaymentRecord {

@@ -145,16 +145,3 @@ export function createContext(
     telemetry,
   };
 }
-
-/** Says a setup fault once per process and checkout, loudly: a merchant must see it, a log must not fill. */
-export function sayOnce(
-  ctx: Context,
-  key: string,
-  message: string,
-  fields: Record<string, unknown>,
-  level: 'warn' | 'error' = 'error',
-): void {
-  if (ctx.said.has(key)) return;
-  ctx.said.add(key);
-  ctx.logger[level](message, fields);
-}

@@ -36,11 +36,8 @@ interface Entry {
   expiresAt: number;
 }
 
-const busy = () =>
-  new CheckoutError(
-    'service_busy',
-    'We are very busy right now. Please try again in a minute; you have not been charged.',
-  );
+// Its status, `Retry-After` and the shopper's sentence are the code's, at the HTTP edge.
+const busy = () => new CheckoutError('service_busy');
 
 /** In-process store: bounded, expiring, for a single instance. The default. */
 export class MemoryStore implements CheckoutStore {

@@ -1,16 +1,9 @@
 import type { Attributes, Meter, Span, Tracer } from '@opentelemetry/api';
-import type { PaymentRecord } from '../order/records.js';
+import type { PaymentRecord, TraceOrigin } from '../order/records.js';
 import { builtin, instrumentation, otelApi } from './api.js';
 import { createInstruments, type Instruments } from './instruments.js';
 import { ATTR, PREFIX, allowed, paymentAttributes, threeDSAttributes } from './names.js';
-import type { TelemetryOptions } from './options.js';
-
-/** Where a payment's trace began (its create's use case span), kept with its record to link later work to it. */
-export interface TraceOrigin {
-  traceId: string;
-  spanId: string;
-  traceFlags: number;
-}
+import type { TelemetryOptions } from '../options.js';
 
 /** Where the gateway is, as OpenTelemetry's HTTP client attributes name it. */
 export interface GatewayServer {
@@ -18,9 +11,10 @@ export interface GatewayServer {
   port: number;
 }
 
-/** How a use case ended, for its span: its HTTP status, when it answers one. */
+/** How a use case ended, for its span: its HTTP status and what the edge says that status means. */
 export interface UseCaseEnd {
   status?: number;
+  outcome?: 'ok' | 'declined' | 'rejected' | 'fault';
 }
 
 /**
@@ -211,13 +205,11 @@ function recording(
         async (span) => {
           try {
             const result = await run();
-            const status = end?.(result).status;
-            if (status !== undefined) {
-              span.setAttribute(ATTR.httpStatus, status);
-              if (status === 402) span.setAttribute(ATTR.outcome, 'declined');
-              else if (status === 429) span.setAttribute(ATTR.outcome, 'rejected');
-              if (status >= 500) fail(span, String(status));
-            }
+            const { status, outcome } = end?.(result) ?? {};
+            if (status !== undefined) span.setAttribute(ATTR.httpStatus, status);
+            if (outcome === 'declined' || outcome === 'rejected')
+              span.setAttribute(ATTR.outcome, outcome);
+            else if (outcome === 'fault') fail(span, String(status));
             return result;
           } catch (error) {
             fail(span, errorType(error));

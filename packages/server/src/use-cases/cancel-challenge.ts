@@ -1,6 +1,6 @@
 import { CheckoutError } from '../errors.js';
 import type { PaymentState } from '../payment-state.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { enforceLimits } from '../limits/limits.js';
 import { isFinal } from '../order/records.js';

@@ -1,6 +1,6 @@
 import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { PaymentState } from '../payment-state.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError } from '../gateway/failures.js';
 import { noteDecline, orderDeclined } from '../limits/card-testing.js';

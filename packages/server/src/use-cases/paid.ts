@@ -1,4 +1,4 @@
-import type { Caller } from './caller.js';
+import type { Caller } from '../setup/caller.js';
 import type { CheckoutOrder, PaymentMethodKind } from '../options.js';
 import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
 import type { Context } from '../setup/context.js';

@@ -2,7 +2,7 @@ import { CheckoutError, storeUnavailable } from '../errors.js';
 import type { CardInput, PaymentOutcome } from '../gateway/port.js';
 import type { CheckoutOrder, PaymentMethodKind } from '../options.js';
 import type { OwnedPaymentState, PaymentState } from '../payment-state.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import {
@@ -13,7 +13,7 @@ import {
 } from '../limits/card-testing.js';
 import { enforceLimits } from '../limits/limits.js';
 import { maskPan } from '../cards/mask.js';
-import { callbackUrl } from '../http/route-url.js';
+import { callbackUrl } from '../order/route-url.js';
 import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../order/outcomes.js';
 import type { FormStart, PaymentRecord } from '../order/records.js';
 import { findSavedCard, registerCard, settleSavedCard } from '../cards/saved-cards.js';

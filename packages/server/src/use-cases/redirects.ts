@@ -1,12 +1,12 @@
 import type { RouteAnswer } from '@pg-checkout/protocol/browser';
 import { CheckoutError } from '../errors.js';
 import type { PaymentMethodName } from '../options.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import { enforceLimits } from '../limits/limits.js';
 import { pendingState } from '../order/outcomes.js';
-import { notifyUrl } from '../http/route-url.js';
+import { notifyUrl } from '../order/route-url.js';
 import type { RedirectCommand } from './schemas.js';
 import { amountChanged } from './amount-shown.js';
 import { recordAnswer } from '../order/book.js';

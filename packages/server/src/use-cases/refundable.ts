@@ -1,6 +1,6 @@
 import type { CallOptions, LookupRecord } from '../gateway/port.js';
 import type { CheckoutStore } from '../stores/store.js';
-import { CheckoutError } from '../errors.js';
+import { CheckoutError, type RefundErrorCode } from '../errors.js';
 import { classifyGatewayError } from '../gateway/failures.js';
 import {
   highestSlot,
@@ -56,16 +56,7 @@ export interface RefundGateway {
   ): Promise<{ found: false } | { found: true; record: LookupRecord }>;
 }
 
-export type RefundErrorCode =
-  | 'invalid_request'
-  | 'not_found'
-  | 'not_refundable'
-  | 'more_than_left'
-  | 'key_reused'
-  | 'gateway_unavailable'
-  | 'refused'
-  | 'conflict'
-  | 'store_unavailable';
+export type { RefundErrorCode } from '../errors.js';
 
 /** A refund that was not sent by this call (or that the gateway refused): branch on `code`. */
 export class RefundError extends CheckoutError {

@@ -1,6 +1,6 @@
 import { CheckoutError } from '../errors.js';
 import type { CardInput } from '../gateway/port.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { enforceLimits } from '../limits/limits.js';
 import type { SavedCard } from '../order/records.js';

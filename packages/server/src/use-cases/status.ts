@@ -1,7 +1,7 @@
 import type { OrderStatus } from '@pg-checkout/protocol/browser';
 import { CheckoutError } from '../errors.js';
 import type { PaymentState } from '../payment-state.js';
-import type { Caller } from './caller.js';
+import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { enforceLimits } from '../limits/limits.js';
 import { alreadyPaidState, pendingState } from '../order/outcomes.js';

@@ -1,6 +1,6 @@
 import { FakeGateway } from '@pg-checkout/test-helpers/fake-gateway';
 import { cardBody } from '@pg-checkout/test-helpers/cards';
-import { callerOf } from '../../src/use-cases/caller.js';
+import { callerOf } from '../../src/setup/caller.js';
 import { createContext } from '../../src/setup/context.js';
 import { validateOptions } from '../../src/setup/validate-options.js';
 import { payByCard } from '../../src/use-cases/pay-by-card.js';

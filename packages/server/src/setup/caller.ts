@@ -1,6 +1,6 @@
 import type { CheckoutOrder, PaymentMethodKind } from '../options.js';
-import type { Context } from '../setup/context.js';
-import { parseOrder } from './schemas.js';
+import type { Context } from './context.js';
+import { parseOrder } from './order-schema.js';
 
 /**
  * Who is asking, as the use cases see it: what the adapter checked of the request (its client

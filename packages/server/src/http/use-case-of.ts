@@ -1,6 +1,6 @@
-import type { HttpExchange } from '../http/exchange.js';
-import type { Route } from '../http/routes.js';
-import { ATTR } from './names.js';
+import type { HttpExchange } from './exchange.js';
+import type { Route } from './route.js';
+import { ATTR } from '../telemetry/names.js';
 
 /** The use case each route runs, by `METHOD path`: the span's name (`pg_checkout.<name>`). */
 const USE_CASES: Record<string, [name: string, attributes?: Record<string, string>]> = {
