@@ -4,6 +4,7 @@
 // the package's `src/` (a folder or a file). Every non-test `.ts` file under `src/` must sit in
 // exactly one floor, and may import files of its own floor or of lower ones; an import that points
 // up, or any cycle among the files, is a fault. A package without `floors` is not checked.
+// `"maxFilesPerFolder": N` beside `floors` also faults a folder of src/ holding more than N of those files.
 //
 // Usage: node scripts/check-floors.mjs [root]   (root: a folder with a package.json `workspaces`)
 // Exit 0 when every declared package holds its floors, 1 with one line per fault otherwise.
@@ -113,7 +114,7 @@ function cycles(graph) {
 }
 
 /** The faults of one package, one line each. */
-export function checkPackage(dir, floors) {
+export function checkPackage(dir, floors, maxFilesPerFolder) {
   const faults = [];
   const src = join(dir, 'src');
   const shown = (file) => posix(relative(root, join(src, file)));
@@ -139,6 +140,15 @@ export function checkPackage(dir, floors) {
         faults.push(
           `${posix(relative(root, dir))}/package.json: ${label(index)} names ${entry}, which is not under src/`,
         );
+  if (maxFilesPerFolder !== undefined) {
+    const perFolder = new Map();
+    for (const file of files) perFolder.set(dirname(file), (perFolder.get(dirname(file)) ?? 0) + 1);
+    for (const [folder, count] of perFolder)
+      if (count > maxFilesPerFolder)
+        faults.push(
+          `${posix(relative(root, join(src, folder)))}/: holds ${count} files, more than ${maxFilesPerFolder}`,
+        );
+  }
   const graph = new Map(files.map((file) => [file, new Set()]));
   for (const file of files) {
     for (const specifier of specifiers(readFileSync(join(src, file), 'utf8'))) {
@@ -173,10 +183,10 @@ for (const workspace of manifest.workspaces ?? []) {
   const dir = join(root, workspace);
   const packageJson = join(dir, 'package.json');
   if (!existsSync(packageJson)) continue;
-  const { floors } = JSON.parse(readFileSync(packageJson, 'utf8'));
+  const { floors, maxFilesPerFolder } = JSON.parse(readFileSync(packageJson, 'utf8'));
   if (floors === undefined) continue;
   checked += 1;
-  faults.push(...checkPackage(dir, floors));
+  faults.push(...checkPackage(dir, floors, maxFilesPerFolder));
 }
 for (const fault of faults) console.error(fault);
 if (faults.length > 0) {

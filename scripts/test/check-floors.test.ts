@@ -96,4 +96,21 @@ describe('check-floors', () => {
       `${tiny}/src/stray.ts: in no floor`,
     ]);
   });
+
+  it('fails a folder with more files than maxFilesPerFolder, when the package sets one', () => {
+    const dir = workspace();
+    const manifest = join(dir, tiny, 'package.json');
+    const json = JSON.parse(readFileSync(manifest, 'utf8')) as { maxFilesPerFolder?: number };
+    json.maxFilesPerFolder = 3;
+    writeFileSync(manifest, JSON.stringify(json));
+    assert.deepEqual(check(dir).faults, []);
+    json.maxFilesPerFolder = 2;
+    writeFileSync(manifest, JSON.stringify(json));
+    const result = check(dir);
+    assert.equal(result.code, 1);
+    assert.deepEqual(result.faults, [
+      `${tiny}/src/: holds 3 files, more than 2`,
+      `${tiny}/src/parts/: holds 3 files, more than 2`,
+    ]);
+  });
 });
