@@ -20,7 +20,7 @@ export interface CartLine {
 }
 
 /** `changed`: charged, but not the order's total at the time; the shop refunds or collects the rest. */
-export type OrderStatus = 'open' | 'paid' | 'changed' | 'refunded';
+export type ShopOrderStatus = 'open' | 'paid' | 'changed' | 'refunded';
 
 export interface Order {
   /** 128 random bits: 32 hex digits in dashed groups of 8 (ids.ts). */
@@ -30,7 +30,7 @@ export interface Order {
   lines: CartLine[];
   total: number;
   currency: string;
-  status: OrderStatus;
+  status: ShopOrderStatus;
   /** What the gateway charged, once it did (set with status `paid` or `changed`, kept when `refunded`). */
   paid?: { reference: string; amount: number; currency: string; at: Date };
   createdAt: Date;
@@ -92,7 +92,7 @@ interface OrderRow {
   lines: CartLine[] | string;
   total: number;
   currency: string;
-  status: OrderStatus;
+  status: ShopOrderStatus;
   paid_reference: string | null;
   paid_amount: number | null;
   paid_currency: string | null;
@@ -241,7 +241,7 @@ export class OrderStore {
   ): Promise<PaidOutcome> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx.query<{
-        status: OrderStatus;
+        status: ShopOrderStatus;
         paid_reference: string | null;
         total: number;
         currency: string;

@@ -273,7 +273,7 @@ describe('store round trips of a card payment without a challenge', () => {
 describe('the use cases change a payment only through the book', () => {
   // The halves' own writers: a use case that imports one keeps two books in step again.
   const WRITERS =
-    /\b(move|observe|settle|saveSafely|savePayment|loadPayment|loadPaymentSafely|orderKeys)\b/;
+    /\b(move|observe|recordPayment|saveSafely|savePayment|loadPayment|loadPaymentSafely|orderKeys)\b/;
   const dir = new URL('../src/use-cases/', import.meta.url);
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts')))
     it(file, () => {

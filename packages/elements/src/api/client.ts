@@ -9,7 +9,7 @@ import type {
 import type {
   ApiFailure,
   CheckoutConfig,
-  OrderStatus,
+  OrderStatusAnswer,
   PaymentRequest,
   PaymentState,
   RedirectResult,
@@ -131,8 +131,11 @@ export class CheckoutApi {
   }
 
   /** What became of the order, for an answer that was lost; `retryAfter` is the answer's header, in seconds. */
-  async order(): Promise<OrderStatus | ApiFailure> {
-    const answer: OrderStatus | ApiFailure = await this.request<'GET /order'>('GET', '/order');
+  async order(): Promise<OrderStatusAnswer | ApiFailure> {
+    const answer: OrderStatusAnswer | ApiFailure = await this.request<'GET /order'>(
+      'GET',
+      '/order',
+    );
     if (answer.success && 'payment' in answer) this.keepSecretOf(answer.payment);
     return answer;
   }

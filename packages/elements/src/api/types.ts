@@ -2,7 +2,7 @@
 // re-exported under the names merchants' code already imports. Types only: no byte reaches the bundle.
 import type {
   ApiFailure as AnswerFailure,
-  OrderStatus as OrderAnswer,
+  OrderStatusAnswer as OrderAnswer,
   OwnedPaymentState,
 } from '@pg-checkout/protocol/browser';
 import type { KnownCode } from './codes.js';
@@ -39,7 +39,7 @@ export type PaymentState = OwnedPaymentState<FailureCode>;
 export type FinalPaymentState = Exclude<PaymentState, { status: 'authenticating' }>;
 
 /** `GET {endpoint}/order`: what became of the shopper's order (docs/contracts.md, "What the order is now"). */
-export type OrderStatus = OrderAnswer<FailureCode> & {
+export type OrderStatusAnswer = OrderAnswer<FailureCode> & {
   /** Seconds, from the answer's `Retry-After`. */
   retryAfter?: number;
 };

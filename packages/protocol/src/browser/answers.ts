@@ -81,7 +81,7 @@ export type OwnedPaymentState<Code extends string = CheckoutErrorCode> = Payment
 };
 
 /** `GET {mount}/order`: what became of the shopper's order. */
-export type OrderStatus<Code extends string = CheckoutErrorCode> =
+export type OrderStatusAnswer<Code extends string = CheckoutErrorCode> =
   | { success: true; status: 'open' }
   | { success: true; status: 'checking'; message: string }
   | { success: true; status: 'in_progress' | 'paid'; payment: OwnedPaymentState<Code> };

@@ -1,7 +1,7 @@
 import type {
   AmountChangedState,
   CheckoutConfig,
-  OrderStatus,
+  OrderStatusAnswer,
   OwnedPaymentState,
   RedirectResult,
   SavedCard,
@@ -33,7 +33,7 @@ export interface BrowserRoutes {
   'POST /payments/:reference/3dsv2/confirm': Route<EmptyRequest, OwnedPaymentState>;
   'POST /payments/:reference/cancel': Route<EmptyRequest, OwnedPaymentState>;
   'GET /payments/:reference': Route<undefined, OwnedPaymentState>;
-  'GET /order': Route<undefined, OrderStatus>;
+  'GET /order': Route<undefined, OrderStatusAnswer>;
   /** The bank's method page: `tdsMethodContent` as its own document. */
   'GET /3ds/:session/method': Route<undefined, Page>;
   /** The bank's v2 post (`callbackUrl`): the completion page. */

@@ -101,7 +101,7 @@ export async function registerCard(
 }
 
 /** Keeps a card vaulted with an approved payment for its shopper; drops it after a refusal. */
-export async function settleSavedCard(ctx: Context, record: PaymentRecord): Promise<void> {
+export async function resolveSavedCard(ctx: Context, record: PaymentRecord): Promise<void> {
   const card = record.pendingCard;
   if (!card || !record.shopperId) return;
   if (record.state.status === 'approved') {

@@ -7,7 +7,7 @@ import { isFinal, type PaymentRecord } from './records.js';
 import type { AttemptEvent } from './states.js';
 import { classifyGatewayError } from '../gateway/failures.js';
 import { emitLifecycle, stateFromLookup } from './outcomes.js';
-import { settleSavedCard } from '../cards/saved-cards.js';
+import { resolveSavedCard } from '../cards/saved-cards.js';
 
 /**
  * The payment's book. One payment is an attempt of its order's ledger (its state, `ledger.ts`)
@@ -57,7 +57,7 @@ export async function recordAnswer(
   if (kept && answer.payment) kept.reference = answer.payment.reference;
   if (!answer.payment) return;
   if (answer.quiet) await saveSafely(ctx, answer.payment);
-  else await settle(ctx, answer.payment, { cache: answer.keep ?? true });
+  else await recordPayment(ctx, answer.payment, { cache: answer.keep ?? true });
 }
 
 /**
@@ -83,7 +83,7 @@ export async function recordLookup(
   payment: PaymentRecord,
   state: PaymentState,
 ): Promise<void> {
-  if (state.status !== payment.state.status) await settle(ctx, { ...payment, state });
+  if (state.status !== payment.state.status) await recordPayment(ctx, { ...payment, state });
 }
 
 /** The kept payment of a gateway reference; a store failure reads as "not kept" (logged). */
@@ -133,7 +133,7 @@ export async function readLedger(ctx: Context, order: string): Promise<Ledger | 
  * `cache: false` skips the save: a final state the browser already has and the gateway's lookup
  * gives back is not worth a store write on the hot path.
  */
-export async function settle(
+export async function recordPayment(
   ctx: Context,
   record: PaymentRecord,
   { cache = true }: { cache?: boolean } = {},
@@ -141,7 +141,7 @@ export async function settle(
   ctx.telemetry.paymentSettled(record);
   if (cache) await saveSafely(ctx, record);
   if (isFinal(record.state) || record.state.status === 'pending') {
-    await settleSavedCard(ctx, record);
+    await resolveSavedCard(ctx, record);
     const known = await withCharge(ctx, record);
     if (known) await emitLifecycle(ctx, known);
     else

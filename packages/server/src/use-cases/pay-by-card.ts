@@ -16,7 +16,7 @@ import { maskPan } from '../cards/mask.js';
 import { callbackUrl } from '../order/route-url.js';
 import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../order/outcomes.js';
 import type { FormStart, PaymentRecord } from '../order/records.js';
-import { findSavedCard, registerCard, settleSavedCard } from '../cards/saved-cards.js';
+import { findSavedCard, registerCard, resolveSavedCard } from '../cards/saved-cards.js';
 import type { CreatePaymentCommand } from './schemas.js';
 import { recordAnswer } from '../order/book.js';
 import {
@@ -155,7 +155,7 @@ const UNSETTLED = new Set([
 ]);
 
 /**
- * A payment start that ended with no record to settle (the gateway could not be asked, or a setup
+ * A payment start that ended with no record to keep (the gateway could not be asked, or a setup
  * fault refused it) is counted in telemetry here; every other ending is counted by its record.
  */
 async function counted(
@@ -236,7 +236,7 @@ async function sendCreate(
           : 'payment create got no answer; reconciling',
         { merchantReference },
       );
-      return own(await settleLostCreate(ctx, base, book, n));
+      return own(await resolveLostCreate(ctx, base, book, n));
     }
     if (failure.kind === 'declined' || failure.kind === 'authentication_failed') {
       const reference = (error as { reference?: unknown }).reference;
@@ -254,7 +254,7 @@ async function sendCreate(
           : {}),
       });
       if (!state.reference)
-        await settleSavedCard(ctx, { ...base, reference: merchantReference, state });
+        await resolveSavedCard(ctx, { ...base, reference: merchantReference, state });
       ctx.logger.info('card payment declined', {
         merchantReference,
         card: 'number' in cmd.card ? maskPan(cmd.card.number) : 'token',
@@ -264,7 +264,7 @@ async function sendCreate(
     // Refused before processing (bad request, signature, wrong URL): nothing was created.
     await recordAnswer(ctx, book, n, { event: 'never_created' });
     if (pendingCard)
-      await settleSavedCard(ctx, { ...base, reference: merchantReference, state: TIMEOUT_STATE });
+      await resolveSavedCard(ctx, { ...base, reference: merchantReference, state: TIMEOUT_STATE });
     throw setupFault(ctx, failure, error) ?? error;
   }
   const { state, threeDS } = await stateFromOutcome(ctx, outcome, merchantReference);
@@ -284,7 +284,7 @@ async function sendCreate(
 }
 
 /** A create whose answer was lost (or refused as a duplicate): the gateway's lookup says what happened. */
-async function settleLostCreate(
+async function resolveLostCreate(
   ctx: Context,
   base: Omit<PaymentRecord, 'reference' | 'state'>,
   book: OrderSession,

@@ -260,7 +260,7 @@ async function decide(
   };
   const transaction = { reference: merchantReference, currency: now.currency, amount };
   // After the send the book is only told what happened: a refund that went out is never unsaid.
-  const settle = (open: boolean) =>
+  const keepSlot = (open: boolean) =>
     save(withSlot(book, i, open ? slot : close(slot))).catch(() => undefined);
 
   let answer: RefundAnswer;
@@ -271,11 +271,11 @@ async function decide(
         : await gateway.foreign.refund(cmd.reference, transaction);
   } catch (error) {
     return afterFailure(cmd, facts, error, deps, now.left, hand, {
-      settle,
+      keepSlot,
       free: () => save(withSlot(book, i, undefined)).catch(() => undefined),
     });
   }
-  await settle(false);
+  await keepSlot(false);
   const left = now.left - amount;
   if (answer.kind === 'pending')
     return {
@@ -303,7 +303,7 @@ async function afterFailure(
   deps: Omit<RefundDeps, 'onRefundCompleted'>,
   leftBefore: number,
   hand: RefundHand,
-  slot: { settle: (open: boolean) => Promise<void>; free: () => Promise<void> },
+  slot: { keepSlot: (open: boolean) => Promise<void>; free: () => Promise<void> },
 ): Promise<Decided> {
   const failure = classifyGatewayError(error);
   if (failure.kind === 'not_gateway') throw error;
@@ -314,7 +314,7 @@ async function afterFailure(
   if (failure.kind === 'duplicate' || failure.kind === 'outcome_unknown') {
     const record = await lookup().catch(() => undefined);
     if (!record) return { result: { status: 'unknown', refund: facts, message: UNKNOWN } };
-    await slot.settle(false);
+    await slot.keepSlot(false);
     const { refund, pending } = existing(cmd, facts.merchantReference, record);
     const handOver = () => (pending ? hand.pending(refund) : hand.completed(refund));
     // A duplicate: the slot was taken at the gateway by this key's earlier send.
@@ -333,7 +333,7 @@ async function afterFailure(
   }
   // The gateway answered: no refund. Its slot is free again unless the gateway keeps a record of it.
   const kept = await lookup().catch(() => 'unknown' as const);
-  await (kept === undefined ? slot.free() : slot.settle(false));
+  await (kept === undefined ? slot.free() : slot.keepSlot(false));
   deps.logger?.warn('refund refused by the gateway', {
     reference: cmd.reference,
     merchantReference: facts.merchantReference,

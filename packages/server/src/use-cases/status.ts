@@ -1,4 +1,4 @@
-import type { OrderStatus } from '@pg-checkout/protocol/browser';
+import type { OrderStatusAnswer } from '@pg-checkout/protocol/browser';
 import { CheckoutError } from '../errors.js';
 import type { PaymentState } from '../payment-state.js';
 import type { Caller } from '../setup/caller.js';
@@ -85,7 +85,7 @@ export async function paymentStatus(
 }
 
 /** What `GET {mount}/order` answers (docs/contracts.md, "What the order is now"). */
-export type OrderStatusAnswer = OrderStatus;
+export type { OrderStatusAnswer };
 
 const CHECKING = {
   success: true as const,
