@@ -7,7 +7,7 @@ import {
   type PropertyValues,
   type PropertyDeclarations,
 } from 'lit';
-import { live } from 'lit/directives/live.js';
+import { live } from '../shared/live.js';
 import type { CardType, PaymentRequest, SavedCard } from '../api/types.js';
 import { acceptedBrands, brandMarks } from './card/brand-marks.js';
 import { brandOf, detectBrand } from './card/brands.js';

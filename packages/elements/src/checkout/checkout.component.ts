@@ -1,4 +1,3 @@
-import { ContextProvider } from '@lit/context';
 import {
   html,
   isServer,
@@ -9,6 +8,7 @@ import {
 } from 'lit';
 import type { PaymentMethod } from '../api/types.js';
 import { checkoutContext } from '../shared/context.js';
+import { ContextAnswer } from '../shared/context-answer.js';
 import { LocalizeController } from '../shared/localize-controller.js';
 import { PaymentFlowController, type RedirectMethod } from './payment-flow.js';
 import type { CheckoutStatus } from '../shared/events/status.js';
@@ -27,7 +27,6 @@ const methodLabel: Record<RedirectMethod, MessageKey> = {
 /** The inner elements' parts, forwarded so `pg-checkout::part(submit)` themes the built-in form. */
 const cardFormParts =
   'form,field,label,input,brand,brands,error,saved-cards,save-card,submit,status:form-status';
-const threeDSParts = 'challenge,frame,cancel,method-frame';
 
 /**
  * @tag pg-checkout
@@ -116,7 +115,7 @@ export class PgCheckout extends LitElement {
   /** Every string it shows, in `locale` with `messages` on top; the parts inside speak through it. */
   private readonly localize = new LocalizeController(this);
 
-  private readonly provider = new ContextProvider(this, { context: checkoutContext });
+  private readonly provider = new ContextAnswer(this, checkoutContext);
 
   /** The payment: the order, Pay, 3-D Secure, the outcome, and the truth after a reload or a lost answer. */
   private readonly flow = new PaymentFlowController(this, {
@@ -203,17 +202,6 @@ export class PgCheckout extends LitElement {
     return amount === undefined ? undefined : this.localize.t('payAmount', { amount });
   }
 
-  /** A closed bank check is not "no payment" until the middleware says so. */
-  private onThreeDSChecking = (): void => this.flow.threeDSChecking();
-
-  /** The drop-in's one live region speaks for each 3-D Secure step; it has been in the tree all along. */
-  private onThreeDSStart = async (event: Event): Promise<void> => {
-    const { step } = (event as CustomEvent<{ step: 'method' | 'challenge' }>).detail;
-    this.flow.setMessage({ key: step === 'method' ? 'authenticating' : 'challengeAnnouncement' });
-    // The card form is hidden now: focus stays on what the shopper is waiting for.
-    if (step === 'method') await this.focusMessage();
-  };
-
   /** Once what was just set is rendered, the message takes focus (so it is read, and on screen). */
   private async focusMessage(): Promise<void> {
     await this.updateComplete;
@@ -277,33 +265,6 @@ export class PgCheckout extends LitElement {
     return html`<div part="message" class="message ${quiet ? 'visually-hidden' : ''}" role="status" tabindex="-1" data-tone=${tone}>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}${text || reference ? html`<span>${text || nothing}${reference ? html` <span>${localize.t('referenceLabel', { reference })}</span>` : nothing}</span>` : nothing}</div>`;
   }
 
-  private renderThreeDS() {
-    const flow = this.flow.threeDS;
-    if (!flow) return nothing;
-    return html`<div
-      part="three-ds"
-      @pg-threeds-start=${this.onThreeDSStart}
-      @pg-threeds-checking=${this.onThreeDSChecking}
-    >
-      ${
-        flow.action.version === 1
-          ? html`<pg-3ds-v1
-              exportparts=${threeDSParts}
-              appearance=${this.appearance}
-              challenge-timeout=${this.challengeTimeout}
-              poll-interval=${this.pollInterval}
-            ></pg-3ds-v1>`
-          : html`<pg-3ds-v2
-              exportparts=${threeDSParts}
-              appearance=${this.appearance}
-              method-timeout=${this.methodTimeout}
-              challenge-timeout=${this.challengeTimeout}
-              poll-interval=${this.pollInterval}
-            ></pg-3ds-v2>`
-      }
-    </div>`;
-  }
-
   override render() {
     const { localize } = this;
     const status = this.status;
@@ -338,7 +299,7 @@ export class PgCheckout extends LitElement {
             </button>`
           : nothing
       }
-      ${this.renderThreeDS()}
+      ${this.flow.renderThreeDS()}
       ${
         !done && others.length > 0 && !away
           ? html`<div

@@ -1,4 +1,4 @@
-import type { ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveControllerHost } from 'lit';
 import type { CheckoutApi } from '../api/client.js';
 import { meaningOf } from '../api/codes.js';
 import type {
@@ -52,6 +52,10 @@ export interface ThreeDSStep {
 
 /** The element that holds the flow, as the steps read it. */
 export interface StepsHost extends ReactiveControllerHost, HTMLElement {
+  /** The 3-D Secure element's settings; without them it keeps its defaults. */
+  appearance?: string;
+  methodTimeout?: number;
+  challengeTimeout?: number;
   pollInterval: number;
   status: CheckoutStatus;
   readonly renderRoot: HTMLElement | DocumentFragment;
@@ -70,6 +74,8 @@ export interface FlowOwner {
   readonly localize: LocalizeController;
   readonly options: { focusMessage: () => Promise<void>; clock?: Clock | undefined };
   setStatus(next: CheckoutStatus): void;
+  /** A closed bank check: `checking` until the middleware says how the payment stands. */
+  threeDSChecking(): void;
   setMessage(message: CheckoutMessage | undefined): void;
   setReference(reference: string): void;
   showThreeDS(step: ThreeDSStep | undefined): void;
@@ -77,6 +83,9 @@ export interface FlowOwner {
   /** Runs `work` unless a payment runs already, with `inFlight` true meanwhile. */
   runAlone(work: () => Promise<void>): Promise<void>;
 }
+
+/** The 3-D Secure element's parts, forwarded so `pg-checkout::part(challenge)` themes it. */
+const threeDSParts = 'challenge,frame,cancel,method-frame';
 
 /** A lost or unreadable answer after the request may have reached the shop, or "already paid": ask the order. */
 const askOrder = (state: PaymentState): boolean =>
@@ -98,6 +107,45 @@ export class PaymentSteps {
 
   constructor(flow: FlowOwner) {
     this.flow = flow;
+  }
+
+  /** The drop-in's one live region speaks for each 3-D Secure step; it has been in the tree all along. */
+  private readonly onThreeDSStart = async (event: Event): Promise<void> => {
+    const flow = this.flow;
+    const { step } = (event as CustomEvent<{ step: 'method' | 'challenge' }>).detail;
+    flow.setMessage({ key: step === 'method' ? 'authenticating' : 'challengeAnnouncement' });
+    // The card form is hidden now: focus stays on what the shopper is waiting for.
+    if (step === 'method') await flow.options.focusMessage();
+  };
+
+  /** A closed bank check is not "no payment" until the middleware says so. */
+  private readonly onThreeDSChecking = (): void => this.flow.threeDSChecking();
+
+  /** The 3-D Secure element for the step the flow shows, in the drop-in's shadow root (`authenticate` finds it there). */
+  renderThreeDS(step: ThreeDSStep): unknown {
+    const host = this.flow.host;
+    return html`<div
+      part="three-ds"
+      @pg-threeds-start=${this.onThreeDSStart}
+      @pg-threeds-checking=${this.onThreeDSChecking}
+    >
+      ${
+        step.action.version === 1
+          ? html`<pg-3ds-v1
+              exportparts=${threeDSParts}
+              appearance=${host.appearance ?? nothing}
+              challenge-timeout=${host.challengeTimeout ?? nothing}
+              poll-interval=${host.pollInterval}
+            ></pg-3ds-v1>`
+          : html`<pg-3ds-v2
+              exportparts=${threeDSParts}
+              appearance=${host.appearance ?? nothing}
+              method-timeout=${host.methodTimeout ?? nothing}
+              challenge-timeout=${host.challengeTimeout ?? nothing}
+              poll-interval=${host.pollInterval}
+            ></pg-3ds-v2>`
+      }
+    </div>`;
   }
 
   /** Whether an outcome's code closes the order for this page (the code table ships with the steps). */

@@ -25,6 +25,10 @@ export type { CheckoutMessage, RedirectMethod, ThreeDSStep } from './payment-flo
 export interface PaymentFlowHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   savedCards: boolean;
+  /** The 3-D Secure element's settings; without them it keeps its defaults. */
+  appearance?: string;
+  methodTimeout?: number;
+  challengeTimeout?: number;
   pollInterval: number;
   status: CheckoutStatus;
   reference: string;
@@ -105,6 +109,14 @@ export class PaymentFlowController implements ReactiveController, FlowOwner {
   /** The 3-D Secure step to render, while one runs. */
   get threeDS(): ThreeDSStep | undefined {
     return this._threeDS;
+  }
+
+  /**
+   * The 3-D Secure element while a step runs, nothing otherwise. Its template ships with the steps (the
+   * script tag's pg-checkout.3ds.js), which have loaded whenever there is a step to show.
+   */
+  renderThreeDS(): unknown {
+    return this._threeDS && this.steps?.renderThreeDS(this._threeDS);
   }
 
   setMessage(message: CheckoutMessage | undefined): void {
