@@ -1,3 +1,4 @@
+import { ContextProvider } from '@lit/context';
 import {
   html,
   isServer,
@@ -8,7 +9,6 @@ import {
 } from 'lit';
 import type { PaymentMethod } from '../api/types.js';
 import { checkoutContext } from '../shared/context.js';
-import { ContextAnswer } from '../shared/context-answer.js';
 import { LocalizeController } from '../shared/localize-controller.js';
 import { PaymentFlowController, type RedirectMethod } from './payment-flow.js';
 import type { CheckoutStatus } from '../shared/events/status.js';
@@ -115,7 +115,7 @@ export class PgCheckout extends LitElement {
   /** Every string it shows, in `locale` with `messages` on top; the parts inside speak through it. */
   private readonly localize = new LocalizeController(this);
 
-  private readonly provider = new ContextAnswer(this, checkoutContext);
+  private readonly provider = new ContextProvider(this, { context: checkoutContext });
 
   /** The payment: the order, Pay, 3-D Secure, the outcome, and the truth after a reload or a lost answer. */
   private readonly flow = new PaymentFlowController(this, {
