@@ -43,6 +43,9 @@ function sources(dir) {
 }
 
 const tsconfig = join(root, 'tsconfig.json');
+// The bundles take the workspace's own packages (the protocol's vocabulary) from their sources, as
+// tsconfig.json's customConditions do: no package needs building first.
+const conditions = ['pg-source'];
 
 // Dependencies published as CommonJS only: bundled into dist/vendor/<name>.js with their licence.
 const COMMONJS = [];
@@ -274,6 +277,7 @@ async function buildIife() {
     minify: true,
     target: 'es2021',
     tsconfig,
+    conditions,
     legalComments: 'none',
     mangleProps: PRIVATE_NAMES,
     write: false,
@@ -295,6 +299,7 @@ async function buildIife() {
     minify: true,
     target: 'es2021',
     tsconfig,
+    conditions,
     outfile: afFile,
     logLevel: 'warning',
   });
@@ -314,6 +319,7 @@ async function buildIife() {
     minify: true,
     target: 'es2021',
     tsconfig,
+    conditions,
     legalComments: 'none',
     mangleProps: PRIVATE_NAMES,
     mangleCache,
@@ -358,6 +364,7 @@ async function buildIife() {
     minify: true,
     target: 'es2021',
     tsconfig,
+    conditions,
     legalComments: 'none',
     outfile: reporterFile,
     logLevel: 'warning',
