@@ -48,7 +48,8 @@ export default {
   rootDir: fileURLToPath(new URL('../..', import.meta.url)),
   files: [fileURLToPath(new URL('./src/**/*.test.ts', import.meta.url))],
   middleware: backendMiddleware,
-  nodeResolve: { exportConditions: ['browser', 'import', 'default'] },
+  // pg-source: the workspace's own packages (the protocol's vocabulary) from their sources, as in Node.
+  nodeResolve: { exportConditions: ['pg-source', 'browser', 'import', 'default'] },
   // One page at a time: a background tab throttles timers and frames, which 3-D Secure timing tests need.
   concurrency: 1,
   testFramework: { config: { timeout: 40000 } },

@@ -1,4 +1,5 @@
 import type { Express, Request, RequestHandler } from 'express';
+import { PAYMENT_METHODS } from '@pg-checkout/protocol/vocabulary';
 import {
   CheckoutError,
   createCheckout,
@@ -56,7 +57,7 @@ export function mountCheckout(app: Express, deps: CheckoutDeps): CheckoutRouter 
     publicUrl: `${origin}/checkout`,
     environment: 'development',
     resolveOrder: (req, context) => resolveOrder(shop, req, context),
-    methods: ['card', 'hosted', 'eft', 'redirect'],
+    methods: [...PAYMENT_METHODS],
     // Authorize at checkout, capture from the back office when the order ships.
     autoExecute: false,
     redirectUrls: {

@@ -31,7 +31,7 @@ function sources(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return name === 'test-helpers' ? [] : sources(path);
-    // `*.lazy.ts` are the script tag's loaders (they take the place of af.ts and the 3-D Secure entries
+    // `*.lazy.ts` are the script tag's loaders (they take the place of the 3-D Secure entries
     // there and read the script's own URL): nothing an ESM import could use, so not shipped as modules.
     return name.endsWith('.ts') &&
       !name.endsWith('.test.ts') &&
@@ -43,6 +43,9 @@ function sources(dir) {
 }
 
 const tsconfig = join(root, 'tsconfig.json');
+// The bundles take the workspace's own packages (the protocol's vocabulary) from their sources, as
+// tsconfig.json's customConditions do: no package needs building first.
+const conditions = ['pg-source'];
 
 // Dependencies published as CommonJS only: bundled into dist/vendor/<name>.js with their licence.
 const COMMONJS = [];
@@ -192,14 +195,46 @@ const PRIVATE_NAMES = new RegExp(
 /** Lit's licence asks for its notice in every copy; one line names it (the full text is in lit's package). */
 const LIT_NOTICE = '/*! lit, @lit/context | Copyright 2017 Google LLC | BSD-3-Clause */';
 
-const afFile = join(dist, 'pg-checkout.af.js');
+/** The shipped locales (src/i18n/locales.ts, the one table): read here for the files the script tag loads. */
+async function readLocales() {
+  const { outputFiles } = await build({
+    entryPoints: [join(src, 'i18n', 'locales.ts')],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    logLevel: 'warning',
+  });
+  const locales = await import(
+    `data:text/javascript;base64,${Buffer.from(outputFiles[0].text).toString('base64')}`
+  );
+  return locales.default;
+}
 
-/** In the script-tag file, `af.ts` is replaced by its loader, which imports pg-checkout.af.js beside it. */
-const afBesideScriptPlugin = {
-  name: 'pg-af-beside-script',
+// Every locale but English (which the script tag carries): its messages in pg-checkout.<code>.js beside it.
+const besideLocales = Object.keys(await readLocales()).filter((code) => code !== 'en');
+const localeFile = (code) => join(dist, `pg-checkout.${code}.js`);
+/** A language's name in English (`af`: Afrikaans), for the inventory and the declarations. */
+const languageName = (code) => new Intl.DisplayNames(['en'], { type: 'language' }).of(code);
+
+/**
+ * In the script-tag file, each beside locale's messages (`i18n/af.ts`) are replaced by their loader,
+ * which imports pg-checkout.<code>.js beside the script the first time the locale is asked for;
+ * English until it arrives, or if it cannot.
+ */
+const localesBesideScriptPlugin = {
+  name: 'pg-locales-beside-script',
   setup(build) {
-    build.onResolve({ filter: /(^|\/)af\.js$/ }, () => ({
-      path: join(src, 'script-tag', 'af.lazy.ts'),
+    const files = new Map(besideLocales.map((code) => [join(src, 'i18n', `${code}.js`), code]));
+    build.onResolve({ filter: /\.js$/ }, (args) => {
+      const code = files.get(join(args.resolveDir, args.path));
+      return code === undefined ? undefined : { path: code, namespace: 'pg-locale-loader' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'pg-locale-loader' }, ({ path: code }) => ({
+      contents:
+        `import { importBesideScript } from './script-tag/beside-script.lazy.ts';\n` +
+        `export const ${code} = () => importBesideScript('pg-checkout.${code}.js').then((m) => m.${code});\n`,
+      resolveDir: src,
+      loader: 'ts',
     }));
   },
 };
@@ -274,6 +309,7 @@ async function buildIife() {
     minify: true,
     target: 'es2021',
     tsconfig,
+    conditions,
     legalComments: 'none',
     mangleProps: PRIVATE_NAMES,
     write: false,
@@ -285,19 +321,21 @@ async function buildIife() {
     ...options,
     mangleCache: {},
     define: { PG_INTEGRITY: '{}' },
-    plugins: [afBesideScriptPlugin, minifyTemplatesPlugin()],
+    plugins: [localesBesideScriptPlugin, minifyTemplatesPlugin()],
   });
-  // Afrikaans (1 KB gzip) goes in a file of its own that only an `af` page loads (src/script-tag/af.lazy.ts).
-  await build({
-    entryPoints: [join(src, 'i18n', 'af.ts')],
-    bundle: true,
-    format: 'esm',
-    minify: true,
-    target: 'es2021',
-    tsconfig,
-    outfile: afFile,
-    logLevel: 'warning',
-  });
+  // Each beside locale (Afrikaans: 1 KB gzip) goes in a file of its own that only a page in it loads.
+  for (const code of besideLocales)
+    await build({
+      entryPoints: [join(src, 'i18n', `${code}.ts`)],
+      bundle: true,
+      format: 'esm',
+      minify: true,
+      target: 'es2021',
+      tsconfig,
+      conditions,
+      outfile: localeFile(code),
+      logLevel: 'warning',
+    });
   // 3-D Secure and the drop-in's steps from Pay to the outcome (checkout/payment-flow.steps.ts) go in a file of their own,
   // fetched on the shopper's first touch or 2 s after load, and before a payment (src/script-tag/three-ds.lazy.ts). Its private names are shortened as in the script-tag file.
   const threeDS = await build({
@@ -314,6 +352,7 @@ async function buildIife() {
     minify: true,
     target: 'es2021',
     tsconfig,
+    conditions,
     legalComments: 'none',
     mangleProps: PRIVATE_NAMES,
     mangleCache,
@@ -327,14 +366,17 @@ async function buildIife() {
   writeFileSync(threeDSFile, threeDSCode);
   // The files the script tag loads are built first: it carries their integrity and checks them (beside-script.lazy.ts).
   const loaded = Object.fromEntries(
-    [threeDSFile, afFile].map((path) => [relative(dist, path), sri(readFileSync(path))]),
+    [threeDSFile, ...besideLocales.map(localeFile)].map((path) => [
+      relative(dist, path),
+      sri(readFileSync(path)),
+    ]),
   );
   const result = await build({
     ...options,
     mangleCache,
     define: { PG_INTEGRITY: JSON.stringify(loaded) },
     // The templates' indentation and comments are bytes every shop pays for; lit needs none of them.
-    plugins: [afBesideScriptPlugin, threeDSBesideScriptPlugin, minifyTemplatesPlugin()],
+    plugins: [localesBesideScriptPlugin, threeDSBesideScriptPlugin, minifyTemplatesPlugin()],
   });
   const named = (cache) => Object.keys(cache).length;
   if (
@@ -362,6 +404,7 @@ async function buildIife() {
     minify: true,
     target: 'es2021',
     tsconfig,
+    conditions,
     legalComments: 'none',
     outfile: reporterFile,
     logLevel: 'warning',
@@ -399,11 +442,15 @@ const SCRIPTS = {
     loadedBy:
       'pg-checkout.js, from its own folder, on first touch, 2 s after load or before a payment: a <link rel=modulepreload> with this integrity, then import().',
   },
-  'pg-checkout.af.js': {
-    purpose: 'The Afrikaans messages.',
-    loadedBy:
-      'pg-checkout.js, from its own folder, when a page asks for locale="af": a <link rel=modulepreload> with this integrity, then import().',
-  },
+  ...Object.fromEntries(
+    besideLocales.map((code) => [
+      `pg-checkout.${code}.js`,
+      {
+        purpose: `The ${languageName(code)} messages.`,
+        loadedBy: `pg-checkout.js, from its own folder, when a page asks for locale="${code}": a <link rel=modulepreload> with this integrity, then import().`,
+      },
+    ]),
+  ),
   'pg-checkout.reporter.js': {
     purpose:
       'Reports a script or module that failed to load (an integrity refusal among them) to the middleware (POST {endpoint}/reports).',
@@ -482,8 +529,12 @@ function writeScriptTagTypes() {
   const types = {
     'pg-checkout.d.ts':
       "// The script-tag file: loading it defines every element and sets window.PgCheckout; it exports nothing.\nimport './global.js';\nexport {};\n",
-    'pg-checkout.af.d.ts':
-      "// The Afrikaans messages, loaded by the script-tag file from beside itself.\nexport { af } from './i18n/af.js';\n",
+    ...Object.fromEntries(
+      besideLocales.map((code) => [
+        `pg-checkout.${code}.d.ts`,
+        `// The ${languageName(code)} messages, loaded by the script-tag file from beside itself.\nexport { ${code} } from './i18n/${code}.js';\n`,
+      ]),
+    ),
     'pg-checkout.reporter.d.ts':
       "// The page's reporter for a script tag (data-endpoint): it reports scripts that fail to load; it exports nothing.\nexport {};\n",
     'pg-checkout.3ds.d.ts':

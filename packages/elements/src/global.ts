@@ -5,12 +5,14 @@
  * typed then, with nothing imported.
  */
 import type * as entry from './index.js';
+import type { BesideLocale } from './i18n/locales.js';
 import type { Messages } from './i18n/messages.js';
 
 /** `window.PgCheckout`: what the npm root entry exports, as the script-tag file has it. */
-export type PgCheckoutGlobal = Omit<typeof entry, 'af' | 'Pg3dsV2' | 'Pg3dsV1'> & {
-  /** Resolves with the Afrikaans table, loading `pg-checkout.af.js` from beside the script. */
-  af(): Promise<Messages>;
+export type PgCheckoutGlobal = Omit<typeof entry, BesideLocale | 'Pg3dsV2' | 'Pg3dsV1'> & {
+  /** Each locale loaded from beside the script (`af`: `pg-checkout.af.js`): resolves with its table. */
+  [Code in BesideLocale]: () => Promise<Messages>;
+} & {
   /** Undefined until `pg-checkout.3ds.js` (beside the script) has loaded. */
   Pg3dsV2: typeof entry.Pg3dsV2 | undefined;
   /** Undefined until `pg-checkout.3ds.js` (beside the script) has loaded. */

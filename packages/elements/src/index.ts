@@ -8,8 +8,8 @@ export type * from './api/types.js';
 export { checkoutContext, type CheckoutContext, type PaymentSource } from './shared/context.js';
 export { defineElement } from './shared/define.js';
 export * from './events.js';
-export { af } from './i18n/af.js';
-export { en } from './i18n/en.js';
+// Each locale's messages by its code (`en`, `af`), and the table they come from.
+export * from './i18n/locales.js';
 export {
   createTranslator,
   messagesFor,

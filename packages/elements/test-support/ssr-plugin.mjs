@@ -17,7 +17,7 @@ export function ssrPlugin() {
       rendered ??= new Promise((resolve) => {
         execFile(
           process.execPath,
-          ['--import', 'tsx', 'test-support/ssr-render.ts'],
+          ['--conditions=pg-source', '--import', 'tsx', 'test-support/ssr-render.ts'],
           { cwd: elements, maxBuffer: 16 * 1024 * 1024, timeout: 60_000 },
           (error, stdout, stderr) =>
             resolve(error ? { error: `${error.message}\n${stderr}` } : { html: stdout }),

@@ -1,4 +1,5 @@
 import type { PaymentNotification, PayoutWebhook } from '@pg-checkout/protocol';
+import type { PaymentMethod } from '@pg-checkout/protocol/vocabulary';
 import type { CheckoutStore } from './stores/store.js';
 import type { CheckoutGateway, Consumer, LookupRecord, RedirectUrls } from './gateway/port.js';
 import type { CheckoutLogger } from './logger.js';
@@ -36,7 +37,8 @@ export interface GatewayCredentials {
   timeoutMs?: number | undefined;
 }
 
-export type PaymentMethodName = 'card' | 'hosted' | 'eft' | 'redirect';
+/** A way to pay the middleware offers: one of `PAYMENT_METHODS` (`@pg-checkout/protocol/vocabulary`). */
+export type PaymentMethodName = PaymentMethod;
 
 /**
  * How a payment is made, as `resolveOrder` is told it: a method of {@link PaymentMethodName}, with

@@ -6,6 +6,7 @@
 import { render } from '@lit-labs/ssr';
 import { collectResult } from '@lit-labs/ssr/lib/render-result.js';
 import { html } from 'lit';
+import { PAYMENT_METHODS } from '@pg-checkout/protocol/vocabulary';
 import { escapeHtml } from '../../platform/html.js';
 
 /**
@@ -33,7 +34,7 @@ export async function withRenderedCheckout(
     render(
       html`<pg-checkout
         endpoint="/checkout"
-        methods="card hosted eft redirect"
+        methods=${PAYMENT_METHODS.join(' ')}
         saved-cards
         form-token=${form?.token ?? ''}
         .messages=${{ pay: payLabel }}

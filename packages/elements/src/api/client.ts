@@ -6,6 +6,7 @@ import type {
   RouteMethod,
   RoutePattern,
 } from '@pg-checkout/protocol/browser';
+import type { RedirectMethod } from '@pg-checkout/protocol/vocabulary';
 import type {
   ApiFailure,
   CheckoutConfig,
@@ -141,10 +142,10 @@ export class CheckoutApi {
   }
 
   async startRedirect(
-    method: 'hosted' | 'eft' | 'redirect',
+    method: RedirectMethod,
     shown?: PaymentRequest['shown'],
   ): Promise<RedirectResult | ApiFailure> {
-    const answer: RedirectResult | ApiFailure = await this.request<`POST /${typeof method}`>(
+    const answer: RedirectResult | ApiFailure = await this.request<`POST /${RedirectMethod}`>(
       'POST',
       `/${method}`,
       { shown },

@@ -7,6 +7,7 @@ import {
   type PropertyValues,
   type PropertyDeclarations,
 } from 'lit';
+import { REDIRECT_METHODS } from '@pg-checkout/protocol/vocabulary';
 import type { PaymentMethod } from '../api/types.js';
 import { checkoutContext } from '../shared/context.js';
 import { LocalizeController } from '../shared/localize-controller.js';
@@ -17,7 +18,6 @@ import { lookControllers } from '../shared/look.js';
 import { themeStyles } from '../shared/theme.js';
 import { checkoutStyles } from './checkout.styles.js';
 
-const redirectMethods: RedirectMethod[] = ['hosted', 'eft', 'redirect'];
 const methodLabel: Record<RedirectMethod, MessageKey> = {
   hosted: 'methodHosted',
   eft: 'methodEft',
@@ -169,7 +169,10 @@ export class PgCheckout extends LitElement {
   private get offered(): PaymentMethod[] {
     const chosen = this.methods
       .split(/[\s,]+/)
-      .filter((m): m is PaymentMethod => m === 'card' || (redirectMethods as string[]).includes(m));
+      .filter(
+        (m): m is PaymentMethod =>
+          m === 'card' || (REDIRECT_METHODS as readonly string[]).includes(m),
+      );
     if (chosen.length > 0) return chosen;
     return this.flow.config?.methods.length ? this.flow.config.methods : ['card'];
   }
@@ -273,7 +276,7 @@ export class PgCheckout extends LitElement {
     // Busy or ended: the way on is the message (and "Try again"), never Pay beside it.
     const away = ended || status === 'authenticating' || status === 'checking';
     const offered = this.offered;
-    const others = redirectMethods.filter((m) => offered.includes(m));
+    const others = REDIRECT_METHODS.filter((m) => offered.includes(m));
     // Locale and messages go to the card form directly too: context does not reach it on the server.
     return html`<div part="base" class="base" lang=${this.locale}>
       ${this.renderMessage()}

@@ -4,11 +4,11 @@ import { meaningOf } from '../api/codes.js';
 import type {
   CheckoutConfig,
   FinalPaymentState,
-  PaymentMethod,
   PaymentRequest,
   PaymentState,
   ThreeDSAction,
 } from '../api/types.js';
+import type { RedirectMethod } from '@pg-checkout/protocol/vocabulary';
 import type { PaymentSource } from '../shared/context.js';
 import type { ConnectionController } from '../shared/connection.js';
 import type { CheckoutStatus } from '../shared/events/status.js';
@@ -42,7 +42,7 @@ export { shopperMessage };
 /** What the message region says: an outcome (localized at render, so a locale switch applies) or a step. */
 export type CheckoutMessage = { outcome: FinalPaymentState } | { key: MessageKey };
 
-export type RedirectMethod = Exclude<PaymentMethod, 'card'>;
+export type { RedirectMethod };
 
 /** The 3-D Secure step to render, while one runs. */
 export interface ThreeDSStep {

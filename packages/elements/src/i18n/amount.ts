@@ -5,7 +5,10 @@
  * Each is checked character for character against the browser's own Intl (amount.test.ts).
  */
 
-/** Symbol before the number, group separator, decimal separator; keyed by "locale|currency". */
+/**
+ * Symbol before the number, group separator, decimal separator; keyed by "locale|currency", the locale
+ * as `amountLocale` tags it. A locale of the table (locales.ts) with no entry here is written by Intl.
+ */
 const shapes: Record<string, readonly [string, string, string]> = {
   // "R 1 234,50": CLDR's South African formats put a no-break space after R and between groups.
   'en-ZA|ZAR': ['R\u00a0', '\u00a0', ','],

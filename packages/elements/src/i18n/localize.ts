@@ -1,14 +1,10 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { af } from './af.js';
-import { en } from './en.js';
+import tables, { en, type TableLoader } from './locales.js';
 import type { MessageKey, MessageParams, Messages } from './messages.js';
 
 export type { MessageKey, MessageParams, Messages } from './messages.js';
+export type { TableLoader };
 
-/** A table in a file of its own, fetched the first time it is asked for (the script tag's `af`). */
-export type TableLoader = () => Promise<Messages>;
-
-const tables: Record<string, Messages | TableLoader> = { en, af };
 /** What to run (an element rendering again) when a table that was loading arrives. */
 const waiting = new Set<() => void>();
 
@@ -22,7 +18,7 @@ export function setTable(language: string, table: Messages | TableLoader): void 
 
 /** Picks the table for a BCP 47 tag (`af-ZA` -> `af`), English when there is none or while it loads. */
 export function messagesFor(locale: string | undefined): Messages {
-  const language = (locale ?? 'en').toLowerCase().split(/[-_]/)[0] ?? 'en';
+  const language = (locale ?? 'en').toLowerCase().split(/[-_]/)[0]!;
   const table = tables[language] ?? en;
   if (typeof table !== 'function') return table;
   // English meanwhile (and for good if the file cannot be loaded), then every element renders again.

@@ -13,6 +13,7 @@ import type {
   RedirectRequest,
   SaveCardRequest,
 } from './requests.js';
+import type { RedirectMethod } from '../vocabulary/index.js';
 
 /** One route: what the browser (or the bank, or the gateway) sends, and what a success answers. */
 interface Route<Body, Answer> {
@@ -23,11 +24,19 @@ interface Route<Body, Answer> {
 /** An HTML page (the bank's frame shows it), never JSON. */
 type Page = string;
 
+/** `POST /hosted|eft|redirect`: one route per redirect method of the vocabulary, the same body and answer. */
+type RedirectRoutes = {
+  [M in RedirectMethod as `POST /${M}`]: Route<
+    RedirectRequest,
+    RedirectResult | AmountChangedState
+  >;
+};
+
 /**
  * Every route under the middleware's mount point, `'METHOD /path/:param'` -> body and answer. A failure
  * of a JSON route answers `ApiFailure`, except where `answer` says a failure's own shape.
  */
-export interface BrowserRoutes {
+export interface BrowserRoutes extends RedirectRoutes {
   'GET /config': Route<undefined, CheckoutConfig>;
   'POST /payments': Route<PaymentRequest, OwnedPaymentState>;
   'POST /payments/:reference/3dsv2/confirm': Route<EmptyRequest, OwnedPaymentState>;
@@ -44,9 +53,6 @@ export interface BrowserRoutes {
   'POST /form/pay': Route<FormPaymentRequest, Page>;
   /** The no-script 3-D Secure page's refresh after the method step: Step 2, then a page. */
   'GET /form/:session/continue': Route<undefined, Page>;
-  'POST /hosted': Route<RedirectRequest, RedirectResult | AmountChangedState>;
-  'POST /redirect': Route<RedirectRequest, RedirectResult | AmountChangedState>;
-  'POST /eft': Route<RedirectRequest, RedirectResult | AmountChangedState>;
   'GET /cards': Route<undefined, { success: true; cards: SavedCard[] }>;
   'POST /cards': Route<SaveCardRequest, { success: true; card: SavedCard }>;
   'DELETE /cards/:token': Route<undefined, { success: true }>;

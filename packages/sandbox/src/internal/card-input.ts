@@ -10,7 +10,8 @@ export interface Decline {
   message: string;
 }
 
-export interface CardInput {
+/** A request's Credit Card object, whichever of its four shapes, read to the stored card it names. */
+export interface ParsedCard {
   card: CardRecord;
   via: 'raw' | 'token' | 'transactionReference' | 'paymentReference';
   cvv?: string | undefined;
@@ -88,7 +89,7 @@ export function readCardInput(
   ctx: Ctx,
   r: BodyReader,
   opts: { cvvOptional?: boolean } = {},
-): CardInput {
+): ParsedCard {
   if (r.has('number')) {
     const { card, cvv, decline } = readRawCard(ctx, r, opts);
     return { card, via: 'raw', cvv, decline };
@@ -126,7 +127,7 @@ export function readCardInput(
   );
 }
 
-function withExpiry(ctx: Ctx, input: CardInput): CardInput {
+function withExpiry(ctx: Ctx, input: ParsedCard): ParsedCard {
   if (isExpired(input.card.expiryMonth, input.card.expiryYear, ctx.clock.now()))
     input.decline = DECLINES.expired;
   return input;

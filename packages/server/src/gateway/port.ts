@@ -1,3 +1,5 @@
+import type { CardDetails } from '@pg-checkout/protocol/browser';
+
 /**
  * The part of `@pg-checkout/node`'s `GatewayClient` the middleware calls. A real client fits it;
  * so does a test double. Shapes follow docs/contracts.md.
@@ -62,14 +64,8 @@ export interface ListedTransaction {
   pending?: boolean | null | undefined;
 }
 
-export interface CardInput {
-  number: string;
-  cardHolder: string;
-  expiryMonth: number;
-  expiryYear: number;
-  cvv: string;
-  type: 'visa' | 'mastercard' | 'diners' | 'amex';
-}
+/** The card the shopper typed, as the browser sends it and the vault registers it: one shape, declared in the protocol. */
+export type CardInput = CardDetails;
 
 export interface Consumer {
   name?: string | undefined;

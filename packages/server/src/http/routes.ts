@@ -1,3 +1,4 @@
+import { REDIRECT_METHODS, type RedirectMethod } from '@pg-checkout/protocol/vocabulary';
 import { takeBankTurn, type PostEnd } from '../limits/bank-limits.js';
 import type { Context } from '../setup/context.js';
 import { callerOf } from '../setup/caller.js';
@@ -142,7 +143,7 @@ const completion =
     }
   };
 
-const redirectRoute = (method: 'hosted' | 'redirect' | 'eft'): Route => ({
+const redirectRoute = (method: RedirectMethod): Route => ({
   method: 'POST',
   path: `/${method}`,
   body: 'json',
@@ -267,9 +268,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/3ds/:session/callback', body: 'form', page: true, run: completion(2) },
   { method: 'POST', path: '/3ds/:session/term', body: 'form', page: true, run: completion(1) },
   ...FORM_ROUTES,
-  redirectRoute('hosted'),
-  redirectRoute('redirect'),
-  redirectRoute('eft'),
+  ...REDIRECT_METHODS.map(redirectRoute),
   {
     method: 'GET',
     path: '/cards',

@@ -1,3 +1,4 @@
+import { REDIRECT_METHODS } from '@pg-checkout/protocol/vocabulary';
 import type { HttpExchange } from './exchange.js';
 import type { Route } from './route.js';
 import { ATTR } from '../telemetry/names.js';
@@ -12,9 +13,12 @@ const USE_CASES: Record<string, [name: string, attributes?: Record<string, strin
   'GET /3ds/:session/method': ['three_ds_method', { [ATTR.threeDSVersion]: '2' }],
   'POST /3ds/:session/callback': ['three_ds_proof', { [ATTR.threeDSVersion]: '2' }],
   'POST /3ds/:session/term': ['three_ds_proof', { [ATTR.threeDSVersion]: '1' }],
-  'POST /hosted': ['redirect_start', { [ATTR.method]: 'hosted' }],
-  'POST /redirect': ['redirect_start', { [ATTR.method]: 'redirect' }],
-  'POST /eft': ['redirect_start', { [ATTR.method]: 'eft' }],
+  ...Object.fromEntries(
+    REDIRECT_METHODS.map((method) => [
+      `POST /${method}`,
+      ['redirect_start', { [ATTR.method]: method }] as [string, Record<string, string>],
+    ]),
+  ),
   'GET /cards': ['saved_cards'],
   'POST /cards': ['save_card'],
   'DELETE /cards/:token': ['delete_card'],

@@ -1,3 +1,4 @@
+import { PAYMENT_METHODS, REDIRECT_METHODS } from '@pg-checkout/protocol/vocabulary';
 import { z } from 'zod';
 import { parseByteSize } from './byte-size.js';
 import type { CheckoutOptions } from '../options.js';
@@ -151,10 +152,7 @@ const schema = z.strictObject({
     ])
     .optional(),
   savedCards: z.strictObject({ shopperId: fn, maySaveCard: fn.optional() }).optional(),
-  methods: z
-    .array(z.enum(['card', 'hosted', 'eft', 'redirect']))
-    .min(1)
-    .optional(),
+  methods: z.array(z.enum(PAYMENT_METHODS)).min(1).optional(),
   redirectUrls: z
     .strictObject({ success: absoluteUrl, cancel: absoluteUrl, error: absoluteUrl })
     .optional(),
@@ -336,7 +334,7 @@ export function validateOptions(options: unknown, name = 'createCheckout'): Chec
   const methods = result.methods ?? ['card'];
   if (methods.some((m) => m !== 'card') && !result.redirectUrls) {
     throw new TypeError(
-      `${name}: \`redirectUrls\` { success, cancel, error } is required for hosted, redirect and eft methods`,
+      `${name}: \`redirectUrls\` { success, cancel, error } is required for the methods that send the shopper to the gateway's page (${REDIRECT_METHODS.join(', ')})`,
     );
   }
   return { ...result, environment };

@@ -1,3 +1,4 @@
+import { PAYMENT_METHODS } from '@pg-checkout/protocol/vocabulary';
 import type { PaymentRecord } from '../order/records.js';
 import type { PaymentState } from '../payment-state.js';
 
@@ -44,7 +45,7 @@ export const ATTR = {
  */
 const ALLOWED = {
   outcome: ['approved', 'declined', 'failed', 'pending', 'authenticating', 'error', 'rejected'],
-  method: ['card', 'saved_card', 'hosted', 'eft', 'redirect'],
+  method: [...PAYMENT_METHODS, 'saved_card'],
   failure: [
     'gateway_timeout',
     'gateway_unavailable',

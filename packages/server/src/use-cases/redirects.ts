@@ -1,6 +1,6 @@
 import type { RouteAnswer } from '@pg-checkout/protocol/browser';
 import { CheckoutError } from '../errors.js';
-import type { PaymentMethodName } from '../options.js';
+import type { RedirectMethod } from '@pg-checkout/protocol/vocabulary';
 import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
@@ -18,7 +18,7 @@ import {
   withOrder,
 } from '../order/ledger.js';
 
-export type RedirectMethod = Exclude<PaymentMethodName, 'card'>;
+export type { RedirectMethod };
 
 const LABEL: Record<RedirectMethod, string> = {
   hosted: 'Hosted-page',
@@ -42,7 +42,7 @@ export async function startRedirect(
   { consumer, shown }: RedirectCommand,
   caller: Caller,
   ctx: Context,
-): Promise<RouteAnswer<'POST /hosted' | 'POST /redirect' | 'POST /eft'>> {
+): Promise<RouteAnswer<`POST /${RedirectMethod}`>> {
   if (!ctx.methods.includes(method)) {
     throw new CheckoutError(
       'method_not_enabled',

@@ -1,8 +1,10 @@
 import type {
+  CardDetails,
   PaymentRequest,
   RedirectRequest,
   SaveCardRequest,
 } from '@pg-checkout/protocol/browser';
+import { CARD_TYPES } from '@pg-checkout/protocol/vocabulary';
 import { z } from 'zod';
 import { CheckoutError } from '../errors.js';
 import { ConsumerSchema } from '../setup/order-schema.js';
@@ -13,14 +15,19 @@ const digits = (min: number, max: number) =>
     .transform((v) => v.replace(/[\s-]/g, ''))
     .pipe(z.string().regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${min} to ${max} digits`));
 
-export const RawCardSchema = z.object({
+/**
+ * The card details the browser sends (`CardDetails`), as the payment and save-card bodies carry them:
+ * read leniently (spaces and dashes in the number dropped), into exactly that shape. Not the gateway's
+ * wire format: that is the protocol's `RawCardSchema`.
+ */
+export const CardDetailsBody = z.object({
   number: digits(12, 19),
   cardHolder: z.string().trim().min(1, 'is required').max(100),
   expiryMonth: z.number().int().min(1).max(12),
   expiryYear: z.number().int().min(2000).max(2100),
   cvv: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-  type: z.enum(['visa', 'mastercard', 'diners', 'amex']),
-});
+  type: z.enum(CARD_TYPES),
+}) satisfies z.ZodType<CardDetails, unknown>;
 
 export const TokenCardSchema = z.strictObject({ token: z.string().min(1).max(200) });
 
@@ -32,7 +39,7 @@ const ShownSchema = z.object({
 
 // Unknown keys (amount, currency, reference...) are dropped: the browser never sets money.
 export const CreatePaymentBody = z.object({
-  card: z.union([TokenCardSchema, RawCardSchema], {
+  card: z.union([TokenCardSchema, CardDetailsBody], {
     error: 'must be card details or a saved-card token',
   }),
   screenWidth: z.number().int().min(1).max(100_000),
@@ -49,7 +56,7 @@ export const RedirectBody = z.object({
 });
 export type RedirectCommand = z.infer<typeof RedirectBody>;
 
-export const AddCardBody = z.object({ card: RawCardSchema });
+export const AddCardBody = z.object({ card: CardDetailsBody });
 
 /** Holds only when `Body` is a body the schema accepts. */
 type Accepts<Schema extends z.ZodType, Body extends z.input<Schema>> = Body;

@@ -1,5 +1,5 @@
 import { svg, type SVGTemplateResult } from 'lit';
-import type { CardType } from '../../api/types.js';
+import type { CardType } from '@pg-checkout/protocol/vocabulary';
 
 /**
  * Small inline brand marks (32x20), drawn from the brands' own colours; decorative, named by their holder.
@@ -13,4 +13,9 @@ export const brandMarks: Record<CardType, SVGTemplateResult> = {
   diners: svg`<rect width="32" height="20" rx="3" fill="#fff" stroke="#0079be"/><circle cx="13.5" cy="10" r="5.5" fill="none" stroke="#0079be" stroke-width="1.6"/><circle cx="18.5" cy="10" r="5.5" fill="none" stroke="#0079be" stroke-width="1.6"/>`,
 };
 
-export const acceptedBrands: CardType[] = ['visa', 'mastercard', 'amex', 'diners'];
+/**
+ * The brands the gateway takes, one mark each: `brandMarks` is keyed by `CardType` (CARD_BRANDS), so a
+ * brand without a mark, or a mark for no brand, does not compile. In the order the marks are drawn, the
+ * order the `acceptedBrands` sentence names them in (not the gateway's).
+ */
+export const acceptedBrands = Object.keys(brandMarks) as CardType[];

@@ -1,7 +1,8 @@
+import type { RedirectMethod } from '@pg-checkout/protocol/vocabulary';
 import { pgEvent } from './event.js';
 /** The shopper is about to be sent to a payment page; cancel it to navigate yourself. */
 export type PgRedirectDetail = {
-  method: 'hosted' | 'eft' | 'redirect';
+  method: RedirectMethod;
   reference: string;
   redirectUrl: string;
 };
