@@ -183,7 +183,7 @@ export function checkoutPage(
   const sri = (name: string) => files.find((f) => f.file === name)!.integrity;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pay</title>
 <script nonce="${nonce}">${FAULTS_SCRIPT}</script>
-<script nonce="${nonce}" src="/elements/pg-checkout.reporter.js" integrity="${sri('pg-checkout.reporter.js')}" crossorigin="anonymous" data-endpoint="/checkout"></script>
-<script nonce="${nonce}" src="/elements/pg-checkout.js" integrity="${sri('pg-checkout.js')}" crossorigin="anonymous" defer></script>
+<script nonce="${nonce}" src="/elements/pg-checkout.reporter.js" integrity="${sri('pg-checkout.reporter.js')}" crossorigin="anonymous" data-endpoint="/checkout" defer></script>
+<script nonce="${nonce}" src="/elements/pg-checkout.js" integrity="${sri('pg-checkout.js')}" crossorigin="anonymous" defer fetchpriority="high"></script>
 </head><body><main><pg-checkout endpoint="/checkout" methods="card"></pg-checkout></main></body></html>`;
 }

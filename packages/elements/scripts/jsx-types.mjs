@@ -40,7 +40,7 @@ const pascal = (tag) =>
   tag.replace(/(^|-)([a-z0-9])/g, (_, __, c) => c.toUpperCase()).replace(/^Pg/, 'Pg');
 
 function shared(elements, dir) {
-  const lines = [NOTE, "export type * from '../events/index.js';"];
+  const lines = [NOTE, "export type * from '../events.js';"];
   for (const el of elements) {
     const from = relative(dir, el.module).replace(/\\/g, '/');
     lines.push(
