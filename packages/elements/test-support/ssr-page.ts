@@ -24,7 +24,8 @@ export async function bundleClient(): Promise<string> {
     bundle: true,
     format: 'esm',
     target: 'es2022',
-    conditions: ['browser'],
+    // Workspace packages from their source, as the elements' build reads them: a fresh clone has no dist/.
+    conditions: ['browser', 'pg-source'],
     tsconfig: `${elements}tsconfig.json`,
     write: false,
     logLevel: 'warning',
