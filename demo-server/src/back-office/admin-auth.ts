@@ -39,7 +39,6 @@ const sameBytes = (a: string, b: string): boolean => {
 function loginPage(message?: string): string {
   return page({
     title: 'Sign in',
-    nonce: '',
     body: `<h1>Back office: sign in</h1>
 ${message ? `<p role="alert" class="notice">${message}</p>` : ''}
 <form method="post" action="/admin/login" class="login">
@@ -58,7 +57,6 @@ function refuse(res: Response, status: number, title: string, text: string): voi
     .send(
       page({
         title,
-        nonce: '',
         body: `<h1>${title}</h1><p role="alert">${text}</p><p><a href="/admin">Back office</a></p>`,
       }),
     );

@@ -30,13 +30,11 @@ export function showOverview({ client, orders, history, ...deps }: AdminDeps) {
     const refundViews = await refundViewsOf(deps, settled);
     const recent = await orders.recent(ORDERS_SHOWN);
     const charts = history ? renderCharts(await history.lastHour(), Date.now()) : '';
-    const nonce = String(res.locals.nonce ?? '');
     const notice = session.notice;
     session.notice = undefined;
     res.type('html').send(
       page({
         title: 'Back office',
-        nonce,
         body: renderList(transactions, refundViews, recent, session.csrf, notice, charts),
       }),
     );

@@ -10,7 +10,7 @@ export function escapeHtml(value: unknown): string {
 export { money as formatAmount } from '../../web/src/money.js';
 
 /** The shell shared by the server-rendered pages (back office, script-tag page, test cards). */
-export function page(opts: { title: string; nonce: string; body: string; head?: string }): string {
+export function page(opts: { title: string; body: string; head?: string }): string {
   return `<!doctype html>
 <html lang="en">
 <head>

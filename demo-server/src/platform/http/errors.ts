@@ -79,7 +79,6 @@ export function errorHandler(log: (line: string) => void) {
     res.type('html').send(
       page({
         title: status ? 'Bad request' : 'Error',
-        nonce: '',
         body: `<h1>${status ? 'That request could not be handled' : 'Something went wrong'}</h1><p>${message}</p><p><a href="/">Back to the shop</a></p>`,
       }),
     );

@@ -67,7 +67,6 @@ export function answerTheRest(app: Express, log: (line: string) => void): void {
       .send(
         page({
           title: 'Not found',
-          nonce: '',
           body: `<h1>Not found</h1><p><a href="/">Back to the shop</a></p>`,
         }),
       );

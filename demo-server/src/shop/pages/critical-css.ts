@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../../platform/build.js';
-import { escapeHtml } from '../../platform/html.js';
 
 const MARKER = /\/\*\s*critical-end\b[^*]*\*\//;
 const STYLESHEET = /<link rel="stylesheet"[^>]*href="[^"]+\.css"[^>]*>/;
@@ -28,18 +27,11 @@ let cached: string | undefined;
 const shopCritical = () =>
   (cached ??= criticalCss(readFileSync(join(repoRoot, 'demo-server/web/src/shop.css'), 'utf8')));
 
-/**
- * `page` with its critical style inline in the head and its style sheet link moved to the end of the body.
- * `nonce`: the page's CSP nonce for the inline style, when the page's tags already carry theirs.
- */
-export function withCriticalCss(
-  page: string,
-  { css = shopCritical(), nonce }: { css?: string; nonce?: string } = {},
-): string {
+/** `page` with its critical style inline in the head and its style sheet link moved to the end of the body. */
+export function withCriticalCss(page: string, css: string = shopCritical()): string {
   const link = STYLESHEET.exec(page)?.[0];
   if (!link) return page;
-  const open = nonce === undefined ? '<style>' : `<style nonce="${escapeHtml(nonce)}">`;
   return page
-    .replace(link, () => `${open}${css}</style>`)
+    .replace(link, () => `<style>${css}</style>`)
     .replace('</body>', () => `${link}\n</body>`);
 }

@@ -57,12 +57,9 @@ export function shopPages({
   pages.get(['/script-tag', '/script-tag.html'], (req, res) => {
     sessions.ensure(req, res);
     // Its first paint after one round trip too: the skeleton's style inline, nothing that blocks paint.
-    const nonce = String(res.locals.nonce);
-    res.type('html').send(withCriticalCss(scriptTagPage(nonce), { nonce }));
+    res.type('html').send(withNonce(withCriticalCss(scriptTagPage()), String(res.locals.nonce)));
   });
-  pages.get('/test-cards', (_req, res) =>
-    res.type('html').send(testCardsPage(String(res.locals.nonce))),
-  );
+  pages.get('/test-cards', (_req, res) => res.type('html').send(testCardsPage()));
   return pages;
 }
 
