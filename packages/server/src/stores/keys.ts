@@ -17,7 +17,10 @@ export const orderKeys = (order: string) => {
 export const paymentKeys = (reference: string) => {
   const t = tag('p', reference);
   return {
+    /** Where the release before kept the payment's record; now in its order's document. */
     record: `${t}:pay`,
+    /** The payment's merchant reference (`order-n`): the way from a gateway reference to its order's document. */
+    order: `${t}:order`,
     retry: `${t}:confirm-retry`,
     hook: (status: string) => `${t}:hook:${status}`,
     /**

@@ -4,8 +4,8 @@ import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { enforceLimits } from '../limits/limits.js';
 import { isFinal } from '../order/records.js';
-import { gatewayView, readPayment, recordAnswer } from '../order/book.js';
-import { parseAttemptReference, withOrder } from '../order/ledger.js';
+import { gatewayView, paymentOf, recordAnswer, withOrder } from '../order/book.js';
+import { parseAttemptReference } from '../order/ledger.js';
 import type { OwnedPayment } from './confirm-step2.js';
 import { paymentStatus } from './status.js';
 
@@ -44,7 +44,8 @@ export async function cancelChallenge(
     ctx,
     attempt.order,
     async (book) => {
-      const record = await readPayment(ctx, reference);
+      const kept = paymentOf(ctx, book, attempt.n);
+      const record = kept?.reference === reference ? kept : undefined;
       if (record && isFinal(record.state)) return undefined;
       const view = await gatewayView(ctx, reference, record?.method);
       if (view.kind === 'final') return undefined;

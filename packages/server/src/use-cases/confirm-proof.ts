@@ -5,15 +5,15 @@ import { classifyGatewayError, type GatewayFailure } from '../gateway/failures.j
 import { paymentKeys } from '../stores/keys.js';
 import { alreadyPaidState, pendingState, stateFromFailure } from '../order/outcomes.js';
 import { isFinal, type PaymentRecord } from '../order/records.js';
-import { gatewayView, paymentOf, readPayment, recordAnswer } from '../order/book.js';
 import {
-  attemptReference,
-  declineHolds,
-  markDeclined,
-  paidAttempt,
+  attemptPayment,
+  gatewayView,
+  paymentOf,
+  recordAnswer,
   refreshAttempts,
   withOrder,
-} from '../order/ledger.js';
+} from '../order/book.js';
+import { attemptReference, declineHolds, markDeclined, paidAttempt } from '../order/ledger.js';
 import { later } from '../runtime/timers.js';
 
 /** Least time between two sends of one kept proof, across instances. */
@@ -79,12 +79,14 @@ export async function confirmProof(ctx: Context, post: ProofPost): Promise<Proof
       const attempt = ledger.attempts[post.n];
       const reference = attempt?.reference;
       if (!attempt || !reference) return { kind: 'rejected' };
-      const { payment: record, stale } = await paymentOf(ctx, book, post.n);
+      const kept = paymentOf(ctx, book, post.n);
+      const record = kept?.reference === reference ? kept : undefined;
       const pageOrigin = record?.pageOrigin;
       if (attempt.status !== 'open' || (record && isFinal(record.state))) {
-        // A replay, or a post after the payment ended: confirm nothing twice.
+        // A replay, or a post after the payment ended: confirm nothing twice. The kept state is
+        // written with the attempt's status, so a decided attempt's final state is its answer.
         const state =
-          (stale ? undefined : record?.state) ??
+          (record && isFinal(record.state) ? record.state : undefined) ??
           (await (async () => {
             const view = await gatewayView(ctx, reference, record?.method);
             return view.kind === 'final' ? view.state : pendingState(reference);
@@ -233,8 +235,8 @@ function scheduleRetries(ctx: Context, reference: string, post: ProofPost, step:
   if (delay === undefined || delay > ctx.sessionTtlMs) return;
   later(() => {
     void (async () => {
-      const record = await readPayment(ctx, reference);
-      if (!record?.retryProof || isFinal(record.state)) return;
+      const record = await attemptPayment(ctx, post);
+      if (record?.reference !== reference || !record.retryProof || isFinal(record.state)) return;
       // A send that again gets no usable answer schedules the next one itself (confirmProof).
       await retryPendingConfirm(ctx, record, { ...post, retry: step });
     })().catch((error: unknown) =>
@@ -262,5 +264,5 @@ async function retryPendingConfirm(
     });
     return record;
   }
-  return (await readPayment(ctx, record.reference)) ?? record;
+  return (await attemptPayment(ctx, post).catch(() => undefined)) ?? record;
 }

@@ -9,20 +9,14 @@ import { alreadyPaidState, stateFromFailure, stateFromOutcome } from '../order/o
 import type { PaymentRecord } from '../order/records.js';
 import {
   gatewayView,
-  heldAttempt,
-  readPayment,
+  paymentOf,
   readPaymentStrictly,
   recordAnswer,
-} from '../order/book.js';
-import {
-  declineHolds,
-  markDeclined,
-  paidAttempt,
-  parseAttemptReference,
   refreshAttempts,
   withOrder,
   type OrderSession,
-} from '../order/ledger.js';
+} from '../order/book.js';
+import { declineHolds, markDeclined, paidAttempt, parseAttemptReference } from '../order/ledger.js';
 import { approvalFor } from './paid.js';
 
 const STEP2_LOST_STATE = (reference: string): PaymentState => ({
@@ -52,7 +46,7 @@ export async function confirmStep2(
   const { reference } = payment;
   let record: PaymentRecord | undefined;
   try {
-    record = await readPaymentStrictly(ctx, reference);
+    record = await readPaymentStrictly(ctx, payment.merchantReference, reference);
   } catch (error) {
     throw storeUnavailable(ctx.logger, error);
   }
@@ -81,14 +75,15 @@ export async function confirmStep2(
     attemptOf.order,
     async (book) => {
       const { ledger } = book;
-      // Re-read under the lock: another call may have moved it on.
-      const current = (await readPayment(ctx, reference)) ?? record!;
+      // As the lock holds it: another call may have moved it on. A document lost since it was
+      // read is rebuilt from the gateway, which then names the attempt without its payment.
+      const kept = paymentOf(ctx, book, attemptOf.n);
+      const current = kept?.reference === reference ? kept : record!;
       const threeDS = current.threeDS;
       if (current.state.status !== 'authenticating' || threeDS?.version !== 2 || !threeDS.txId)
         return current.state;
-      const attempt = heldAttempt(book, attemptOf.n, current);
-      // The ledger knows it ended (another tab's Step 2 or a lookup): the record is stale.
-      if (attempt.status !== 'open')
+      // The gateway's lookup says it ended (another tab's Step 2, a webhook): ask for its state.
+      if (ledger.attempts[attemptOf.n]?.status !== 'open')
         return (await gatewayViewState(ctx, reference)) ?? current.state;
       await refreshAttempts(ctx, attemptOf.order, ledger, attemptOf.n);
       if (paidAttempt(ledger)) {

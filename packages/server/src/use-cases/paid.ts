@@ -6,6 +6,7 @@ import { paymentKeys } from '../stores/keys.js';
 import { gatewayView, readPayment } from '../order/book.js';
 import { attemptReference, paidAttempt, type Ledger } from '../order/ledger.js';
 import { matchesCharge } from '../order/states.js';
+import type { PaymentRecord } from '../order/records.js';
 
 const APPROVED = 'Payment approved.';
 
@@ -58,7 +59,7 @@ async function answerForCharge(
   // A record rebuilt without the gateway's lookup holds amount 0: not a charge to compare.
   const known = () => Boolean(amount && currency);
   if (!known()) {
-    const record = await readPayment(ctx, charge.reference);
+    const record = await readPayment(ctx, charge.merchantReference, charge.reference);
     if (record) ({ amount, currency } = record);
   }
   if (!known()) {
@@ -130,22 +131,27 @@ export async function paidAnswer(
   const [n, attempt] = found;
   const merchantReference = attemptReference(order.reference, n);
   const priced = attempt.method ? await caller.order(attempt.method) : order;
-  const state = await paidOrderAnswer(ctx, priced, {
-    reference: attempt.reference!,
-    merchantReference,
-    amount: attempt.amount,
-    currency: attempt.currency,
-  });
+  const state = await paidOrderAnswer(
+    ctx,
+    priced,
+    {
+      reference: attempt.reference!,
+      merchantReference,
+      amount: attempt.amount,
+      currency: attempt.currency,
+    },
+    attempt.payment,
+  );
   return owned(ctx, state, merchantReference);
 }
 
-/** A paid payment's state, never a new charge. */
+/** A paid payment's state (`record`: what its order's document keeps of it), never a new charge. */
 async function paidOrderAnswer(
   ctx: Context,
   order: CheckoutOrder,
   charge: Charge,
+  record: PaymentRecord | undefined,
 ): Promise<PaymentState> {
-  const record = await readPayment(ctx, charge.reference);
   const approved = record?.state.status === 'approved' ? record.state : undefined;
   return answerForCharge(
     ctx,

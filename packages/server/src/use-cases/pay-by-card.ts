@@ -18,16 +18,8 @@ import { stateFromFailure, stateFromLookup, stateFromOutcome } from '../order/ou
 import type { FormStart, PaymentRecord } from '../order/records.js';
 import { findSavedCard, registerCard, resolveSavedCard } from '../cards/saved-cards.js';
 import type { CreatePaymentCommand } from './schemas.js';
-import { recordAnswer } from '../order/book.js';
-import {
-  attemptReference,
-  declineHolds,
-  markDeclined,
-  refreshAttempts,
-  startAttempt,
-  withOrder,
-  type OrderSession,
-} from '../order/ledger.js';
+import { recordAnswer, refreshAttempts, withOrder, type OrderSession } from '../order/book.js';
+import { attemptReference, declineHolds, markDeclined, startAttempt } from '../order/ledger.js';
 import { amountChanged } from './amount-shown.js';
 import { alreadyPaidBy, owned, paidAnswer } from './paid.js';
 

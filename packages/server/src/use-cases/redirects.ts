@@ -9,14 +9,8 @@ import { pendingState } from '../order/outcomes.js';
 import { notifyUrl } from '../order/route-url.js';
 import type { RedirectCommand } from './schemas.js';
 import { amountChanged } from './amount-shown.js';
-import { recordAnswer } from '../order/book.js';
-import {
-  attemptReference,
-  paidAttempt,
-  refreshAttempts,
-  startAttempt,
-  withOrder,
-} from '../order/ledger.js';
+import { recordAnswer, refreshAttempts, withOrder } from '../order/book.js';
+import { attemptReference, paidAttempt, startAttempt } from '../order/ledger.js';
 
 export type { RedirectMethod };
 

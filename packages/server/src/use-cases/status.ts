@@ -6,15 +6,15 @@ import type { Context } from '../setup/context.js';
 import { enforceLimits } from '../limits/limits.js';
 import { alreadyPaidState, pendingState } from '../order/outcomes.js';
 import { isFinal } from '../order/records.js';
-import { gatewayView, readPayment, recordLookup } from '../order/book.js';
 import {
-  attemptReference,
-  paidAttempt,
-  parseAttemptReference,
+  gatewayView,
+  readPayment,
+  recordLookup,
   rebuildLedger,
   refreshAttempts,
   withOrder,
-} from '../order/ledger.js';
+} from '../order/book.js';
+import { attemptReference, paidAttempt, parseAttemptReference } from '../order/ledger.js';
 import { orderStatusOf } from '../order/states.js';
 import type { OwnedPayment } from './confirm-step2.js';
 import { approvalFor, owned, paidAnswer } from './paid.js';
@@ -36,7 +36,7 @@ export async function paymentStatus(
   ctx: Context,
 ): Promise<PaymentState> {
   const { reference, merchantReference } = payment;
-  const record = await readPayment(ctx, reference);
+  const record = await readPayment(ctx, merchantReference, reference);
   // What was charged: the book's, else the gateway's lookup's (asked once per read, never twice).
   let charged: { amount: number; currency: string } | undefined = record;
   const state = record && isFinal(record.state) ? record.state : await fromGateway();
@@ -47,7 +47,7 @@ export async function paymentStatus(
     const view = await gatewayView(ctx, reference, record?.method);
     if (view.kind !== 'unknown' && !(charged?.amount && charged.currency)) charged = view.record;
     if (view.kind === 'final') {
-      if (record) await recordLookup(ctx, record, view.state);
+      if (record) await recordLookup(ctx, record, view.state, view.record);
       return view.state;
     }
     if (record) return record.state.status === 'pending' ? pendingState(reference) : record.state;
@@ -122,7 +122,7 @@ export async function orderStatus(caller: Caller, ctx: Context): Promise<OrderSt
         // Under way: hand back what the browser needs to resume, when the store still has it.
         for (const [n, attempt] of Object.entries(ledger.attempts)) {
           if (attempt.status !== 'open' || !attempt.reference) continue;
-          const record = await readPayment(ctx, attempt.reference);
+          const record = attempt.payment;
           if (!record || isFinal(record.state)) continue;
           const merchantReference = attemptReference(order.reference, Number(n));
           return {

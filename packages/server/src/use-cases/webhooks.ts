@@ -144,7 +144,8 @@ export async function receiveWebhook(
         retryAfterSeconds: NOTIFY_LOOKUP_WINDOW_MS / 1000,
       };
     }
-    ours = await readPayment(ctx, reference);
+    // The payload's merchant reference is not covered by the hash: the payment's own index names its order.
+    ours = await readPayment(ctx, undefined, reference);
     let record: LookupRecord | undefined;
     try {
       record = await lookupNotified(ctx, reference, ours?.method);
@@ -183,7 +184,7 @@ export async function receiveWebhook(
   try {
     if (event.type === 'payment' && ours && !isFinal(ours.state)) {
       const state = stateFromLookup(event.record);
-      if (state) await recordLookup(ctx, ours, state);
+      if (state) await recordLookup(ctx, ours, state, event.record);
     }
     // A refund (a pending one completed): named by its slot reference, that slot; else the
     // notified payment's slots, from the gateway's lookups; each handed over once.
@@ -197,7 +198,7 @@ export async function receiveWebhook(
         async (payment) =>
           payment === record.reference
             ? orderReference
-            : (await readPayment(ctx, payment))?.orderReference,
+            : (await readPayment(ctx, undefined, payment))?.orderReference,
       );
       if (!refunds && isRefundNotice(payload, record))
         refunds = await deliverRefundsOf(ctx, record.reference, payload.amount, orderReference);

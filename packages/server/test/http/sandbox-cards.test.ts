@@ -223,7 +223,10 @@ overAdapters((adapter) => {
     });
 
     it('no card number or CVV reached a log line or the store during all of the above', () => {
-      assert.ok(stored.length > 50);
+      // Every value written, the orders' documents with their payments among them (one write per
+      // locked call since issue 35: a payment no longer has a record of its own).
+      assert.ok(stored.length > 40);
+      assert.ok(stored.some((value) => value.includes('"payment":{')));
       assert.ok(logLines.length > 0);
       const everything = [...stored, ...logLines].join('\n');
       for (const pan of [
