@@ -189,6 +189,8 @@ const PRIVATE_NAMES = new RegExp(
     'readServerFields',
     'setView',
     'typedBeforeHydration',
+    // the server styles' controller (shared/server-styles.ts)
+    'done',
   ].join('|')})$`,
 );
 
