@@ -87,15 +87,17 @@ const markOf = (type: CardType) =>
 export class PgCardForm extends LitElement {
   static override styles = [themeStyles, cardFormStyles];
   static override properties: PropertyDeclarations = {
-    checkout: { state: true, attribute: false },
-    number: { state: true, attribute: false },
-    holder: { state: true, attribute: false },
-    expiry: { state: true, attribute: false },
-    cvv: { state: true, attribute: false },
-    saveCard: { state: true, attribute: false },
-    selectedToken: { state: true, attribute: false },
-    touched: { state: true, attribute: false },
-    announcement: { state: true, attribute: false },
+    // The private fields that render: `attribute: false` is all that lit's `state: true` would add at run
+    // time, and what the Custom Elements Manifest reads to list no attribute for them.
+    checkout: { attribute: false },
+    number: { attribute: false },
+    holder: { attribute: false },
+    expiry: { attribute: false },
+    cvv: { attribute: false },
+    saveCard: { attribute: false },
+    selectedToken: { attribute: false },
+    touched: { attribute: false },
+    announcement: { attribute: false },
     locale: { reflect: true },
     messages: { attribute: false },
     savedCards: { attribute: false },

@@ -1,6 +1,25 @@
 import { css } from 'lit';
 
 /**
+ * The dark tokens, written once: `appearance="dark"`, `"auto"` on a page read as dark, and `"auto"`
+ * before the page could be read when the system's setting is dark all take them.
+ */
+const dark = css`
+  /* Fields darken whatever surface the merchant's page gives them, rather than paint their own navy. */
+  --_bg: var(--pg-color-background, rgb(0 0 0 / 24%));
+  --_surface: var(--pg-color-surface, #1f2937);
+  --_text: var(--pg-color-text, #f3f4f6);
+  --_muted: var(--pg-color-text-muted, #cbd5e1);
+  --_border: var(--pg-color-border, #9ca3af);
+  --_primary: var(--pg-color-primary, #93c5fd);
+  --_on-primary: var(--pg-color-on-primary, #0b1220);
+  --_error: var(--pg-color-error, #fca5a5);
+  --_success: var(--pg-color-success, #86efac);
+  --_focus: var(--pg-focus-ring, 0 0 0 2px var(--_bg), 0 0 0 4px #93c5fd);
+  color-scheme: dark;
+`;
+
+/**
  * Theme tokens shared by every element. Each `--pg-*` property has a light default and a dark one
  * (`appearance="dark"`, or `"auto"` following the page's own background and colour scheme).
  */
@@ -29,33 +48,12 @@ export const themeStyles = css`
   }
   :host([appearance='dark']),
   :host([appearance='auto'][data-scheme='dark']) {
-    /* Fields darken whatever surface the merchant's page gives them, rather than paint their own navy. */
-    --_bg: var(--pg-color-background, rgb(0 0 0 / 24%));
-    --_surface: var(--pg-color-surface, #1f2937);
-    --_text: var(--pg-color-text, #f3f4f6);
-    --_muted: var(--pg-color-text-muted, #cbd5e1);
-    --_border: var(--pg-color-border, #9ca3af);
-    --_primary: var(--pg-color-primary, #93c5fd);
-    --_on-primary: var(--pg-color-on-primary, #0b1220);
-    --_error: var(--pg-color-error, #fca5a5);
-    --_success: var(--pg-color-success, #86efac);
-    --_focus: var(--pg-focus-ring, 0 0 0 2px var(--_bg), 0 0 0 4px #93c5fd);
-    color-scheme: dark;
+    ${dark}
   }
   /* Before the page could be read (server-rendered, not yet hydrated): the system's setting. */
   @media (prefers-color-scheme: dark) {
     :host([appearance='auto']:not([data-scheme])) {
-      --_bg: var(--pg-color-background, rgb(0 0 0 / 24%));
-      --_surface: var(--pg-color-surface, #1f2937);
-      --_text: var(--pg-color-text, #f3f4f6);
-      --_muted: var(--pg-color-text-muted, #cbd5e1);
-      --_border: var(--pg-color-border, #9ca3af);
-      --_primary: var(--pg-color-primary, #93c5fd);
-      --_on-primary: var(--pg-color-on-primary, #0b1220);
-      --_error: var(--pg-color-error, #fca5a5);
-      --_success: var(--pg-color-success, #86efac);
-      --_focus: var(--pg-focus-ring, 0 0 0 2px var(--_bg), 0 0 0 4px #93c5fd);
-      color-scheme: dark;
+      ${dark}
     }
   }
   :host([hidden]) {
