@@ -1,12 +1,5 @@
 import { ContextConsumer } from '@lit/context';
-import {
-  html,
-  isServer,
-  LitElement,
-  nothing,
-  type PropertyValues,
-  type PropertyDeclarations,
-} from 'lit';
+import { html, isServer, LitElement, nothing, type PropertyDeclarations } from 'lit';
 import { live } from '../shared/live.js';
 import type { CardType, PaymentRequest, SavedCard } from '../api/types.js';
 import { acceptedBrands, brandMarks } from './card/brand-marks.js';
@@ -206,12 +199,12 @@ export class PgCardForm extends LitElement {
   /** What the shopper typed into the server-rendered fields before this element hydrated. */
   private typedBeforeHydration?: TypedFields | undefined;
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(): void {
     // Hydration sets each input to its (empty) state: read what the page holds first, give it back after.
     if (!this.hasUpdated && !isServer) this.typedBeforeHydration = this.readServerFields();
-    if (changed.has('savedCards') || changed.has('checkout' as keyof PgCardForm)) {
-      if (this.selectedToken !== NEW_CARD && !this.usingSavedCard) this.selectedToken = NEW_CARD;
-    }
+    // A saved card no longer offered (the cards or the drop-in's context changed) is not used. Checked
+    // on every update, not by property name: the script tag's build shortens private names.
+    if (this.selectedToken !== NEW_CARD && !this.usingSavedCard) this.selectedToken = NEW_CARD;
   }
 
   private readServerFields(): TypedFields {
