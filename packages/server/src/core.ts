@@ -1,3 +1,4 @@
+import { CheckoutError } from './errors.js';
 import type { CheckoutLogger } from './logger.js';
 import type { CheckoutOptions, ReconcileOptions, ReconcileSummary } from './options.js';
 import { stopRetries } from './facts/delivery.js';
@@ -103,7 +104,12 @@ export function createCheckoutCore<Req>(
     route: Route | undefined,
     error: unknown,
     where: { method: string; path: string },
-  ) => withBase(route?.page ? pageFailure(error) : errorAnswer(ctx, error, where));
+  ) => {
+    // Said here, once per request, with the route: the use cases only name the code.
+    if (error instanceof CheckoutError && error.code === 'store_unavailable' && error.cause)
+      ctx.logger.error('store unavailable', { ...where, error: error.cause });
+    return withBase(route?.page ? pageFailure(error) : errorAnswer(ctx, error, where));
+  };
   const fail: CheckoutCore['fail'] = (route, error, where) =>
     failed(route, parserError(error) ?? error, { method: where.method, path: where.path });
   const limits = { ...DEFAULT_LIMITS, json: ctx.bodyLimitBytes };

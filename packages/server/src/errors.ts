@@ -1,5 +1,4 @@
 import type { CheckoutErrorCode } from '@pg-checkout/protocol/browser';
-import type { CheckoutLogger } from './logger.js';
 
 /** Stable codes of the browser API's `{ success: false, message, code }` answers (docs/contracts.md). */
 export type { CheckoutErrorCode } from '@pg-checkout/protocol/browser';
@@ -112,11 +111,13 @@ export class CheckoutError extends Error {
   }
 }
 
-/** A store failure before anything was sent to the gateway: nothing was charged, say so. */
-export function storeUnavailable(logger: CheckoutLogger, error: unknown): CheckoutError {
+/**
+ * A store failure before anything was sent to the gateway: nothing was charged, say so. The store's
+ * error is its `cause`; the HTTP edge logs it with the route (core.ts), so no use case needs a logger for it.
+ */
+export function storeUnavailable(error: unknown): CheckoutError {
   if (error instanceof CheckoutError) return error;
-  logger.error('store unavailable', { error });
-  return new CheckoutError('store_unavailable');
+  return new CheckoutError('store_unavailable', undefined, { cause: error });
 }
 
 /**

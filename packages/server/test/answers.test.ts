@@ -84,7 +84,7 @@ describe('answerFor', () => {
     assert.ok(busy instanceof CheckoutError);
     assert.equal(busy.message, STATUS_TABLE.service_busy.sentence);
     assert.match(busy.message, /not been charged/);
-    const down = storeUnavailable({ info() {}, warn() {}, error() {} }, new Error('down'));
+    const down = storeUnavailable(new Error('down'));
     assert.equal(down.message, STATUS_TABLE.store_unavailable.sentence);
     // A sentence of the core's own still wins.
     assert.equal(new CheckoutError('service_busy', 'Busy.').message, 'Busy.');

@@ -93,8 +93,11 @@ describe('one call records a gateway answer in the book', () => {
       withOrder(t.ctx, 'cart-1', async (book) => {
         const n =
           event === 'created'
-            ? startAttempt(t.ctx, book.ledger, { method: 'card', amount: 14_900, currency: 'ZAR' })
-                .n
+            ? startAttempt(
+                book.ledger,
+                { method: 'card', amount: 14_900, currency: 'ZAR' },
+                t.ctx.now(),
+              ).n
             : 1;
         await recordAnswer(t.ctx, book, n, {
           event,

@@ -67,7 +67,7 @@ describe('the status table', () => {
 
   it('keeps the answers the core gave before, status for status, header for header', () => {
     const cases: [CheckoutError, number, Record<string, string>][] = [
-      [storeUnavailable(logger, new Error('down')), 503, { 'Retry-After': '5' }],
+      [storeUnavailable(new Error('down')), 503, { 'Retry-After': '5' }],
       [misconfigured(), 503, { 'Retry-After': '60' }],
       [new CheckoutError('temporarily_unavailable', 'checking'), 503, { 'Retry-After': '2' }],
       [

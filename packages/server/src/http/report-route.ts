@@ -47,7 +47,7 @@ async function takeReportTurn(ctx: Context, address: string | undefined): Promis
     const client = address ? clientKey(address, 64) : 'unknown';
     count = await ctx.store.increment(`rl:reports:${client}:${window}`, WINDOW_MS);
   } catch (error) {
-    throw storeUnavailable(ctx.logger, error);
+    throw storeUnavailable(error);
   }
   if (count > REPORTS_PER_CLIENT) throw rateLimited(ctx, window, 'client');
 }

@@ -105,7 +105,7 @@ export async function reserveDeclines(
       count = await ctx.store.reserve(counter.key, found.windowMs, counter.limit);
     } catch (error) {
       await giveBack();
-      throw storeUnavailable(ctx.logger, error);
+      throw storeUnavailable(error);
     }
     if (count === 0) {
       await giveBack();

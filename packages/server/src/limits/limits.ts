@@ -107,7 +107,7 @@ export async function enforceLimits(
       try {
         count = await ctx.store.increment(`rl:${bucket}:${window}`, limits.windowMs);
       } catch (error) {
-        throw storeUnavailable(ctx.logger, error);
+        throw storeUnavailable(error);
       }
       if (count > limit) throw limited(ctx, limits, kind, bucket.split(':')[0]!, window);
     }

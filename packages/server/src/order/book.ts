@@ -8,6 +8,7 @@ import { orderKeys, paymentKeys } from '../stores/keys.js';
 import { enqueueSafely } from '../facts/sweep-list.js';
 import { resolveSavedCard } from '../cards/saved-cards.js';
 import { later } from '../runtime/timers.js';
+import { orderDeclined } from '../limits/card-testing.js';
 import {
   LEDGER_VERSION,
   LOOKUP_FRESH_MS,
@@ -15,6 +16,7 @@ import {
   attemptReference,
   chosen,
   decided,
+  declineHolds,
   declinedNow,
   isEmpty,
   isStale,
@@ -22,6 +24,7 @@ import {
   newlyOpen,
   observe,
   parseAttemptReference,
+  startAttempt,
   undecided,
   type Ledger,
   type LedgerAttempt,
@@ -62,6 +65,8 @@ export interface Answer {
   keep?: boolean;
   /** `true`: only kept, no hook and no telemetry (a payment page opened decides nothing yet). */
   quiet?: boolean;
+  /** `true`: the gateway refused the attempt's card now: it counts against the order's decline limit. */
+  declined?: boolean;
 }
 
 /**
@@ -78,6 +83,10 @@ export async function recordAnswer(
   const { ledger } = book;
   const attempt = ledger.attempts[n];
   if (answer.observed && attempt) observe(attempt, answer.observed);
+  if (answer.declined && attempt) {
+    attempt.declinedAt = ctx.now();
+    orderDeclined(ctx, book.order, declineHolds(ledger));
+  }
   if (answer.event) move(ledger, n, answer.event);
   const kept = ledger.attempts[n];
   const record = answer.payment;
@@ -367,6 +376,8 @@ export async function rebuildLedger(ctx: Context, order: string): Promise<Ledger
 }
 
 export interface OrderSession {
+  /** The order's reference. */
+  order: string;
   ledger: Ledger;
   /** False when the store could not be reached and the ledger was read from the gateway. */
   stored: boolean;
@@ -379,6 +390,11 @@ export interface OrderSession {
    * it, and attempt `n` leaves the ledger again: its create was never sent.
    */
   writeAhead(n: number): Promise<void>;
+  /**
+   * Takes the next attempt number for a create about to be sent and writes it ahead
+   * ({@link OrderSession.writeAhead}): the attempt is `unknown` until the gateway answers.
+   */
+  start(fields: Parameters<typeof startAttempt>[1]): Promise<{ n: number; attempt: LedgerAttempt }>;
 }
 
 /**
@@ -414,7 +430,7 @@ export async function withOrder<T>(
       claim = await ctx.store.lockAndGet(keys.lock, LOCK_TTL_MS, keys.ledger, token);
     } catch (error) {
       if (!options.degraded) {
-        throw storeUnavailable(ctx.logger, error);
+        throw storeUnavailable(error);
       }
       ctx.logger.error('store unavailable; reading the order from the gateway', { error });
       stored = false;
@@ -460,7 +476,7 @@ export async function withOrder<T>(
       });
     } catch (error) {
       delete ledger.attempts[n];
-      throw storeUnavailable(ctx.logger, error);
+      throw storeUnavailable(error);
     }
     if (!applied) {
       delete ledger.attempts[n];
@@ -469,7 +485,12 @@ export async function withOrder<T>(
     held = value;
   };
   try {
-    return await work({ ledger, stored, writeAhead });
+    const start: OrderSession['start'] = async (fields) => {
+      const started = startAttempt(ledger, fields, ctx.now());
+      await writeAhead(started.n);
+      return started;
+    };
+    return await work({ order, ledger, stored, writeAhead, start });
   } finally {
     if (stored) {
       const now = JSON.stringify(ledger);

@@ -1,7 +1,6 @@
 import { CheckoutError } from '../errors.js';
 import type { LookupRecord } from '../gateway/port.js';
 import type { PaymentMethodKind } from '../options.js';
-import type { Context } from '../setup/context.js';
 import type { PaymentRecord } from './records.js';
 import { nextStatus, observed, type AttemptEvent, type AttemptStatus } from './states.js';
 
@@ -104,14 +103,14 @@ function nextAttempt(ledger: Ledger): number {
 
 /** Takes the next number for a create about to be sent: the attempt is `unknown` until answered. */
 export function startAttempt(
-  ctx: Context,
   ledger: Ledger,
   fields: { method: PaymentMethodKind; amount: number; currency: string },
+  now: number,
 ): { n: number; attempt: LedgerAttempt } {
   const n = nextAttempt(ledger);
   const status = nextStatus('absent', 'sent');
-  const attempt: LedgerAttempt = { ...fields, status: status!, openedAt: ctx.now() };
-  // Its caller writes it ahead (`OrderSession.writeAhead`, book.ts) before the create leaves.
+  const attempt: LedgerAttempt = { ...fields, status: status!, openedAt: now };
+  // Written ahead before the create leaves (`OrderSession.start`, book.ts).
   ledger.attempts[n] = attempt;
   return { n, attempt };
 }
@@ -126,12 +125,6 @@ export function declineHolds(ledger: Ledger): { declinedAt: number[]; undecided:
     declinedAt: attempts.flatMap((a) => (a.declinedAt === undefined ? [] : [a.declinedAt])),
     undecided: attempts.filter(undecided).length,
   };
-}
-
-/** Attempt `n`'s card was refused by the gateway now; written back with the lock's release. */
-export function markDeclined(ctx: Context, ledger: Ledger, n: number): void {
-  const attempt = ledger.attempts[n];
-  if (attempt) attempt.declinedAt = ctx.now();
 }
 
 export const paidAttempt = (ledger: Ledger): [number, LedgerAttempt] | undefined => {

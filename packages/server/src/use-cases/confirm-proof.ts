@@ -1,5 +1,5 @@
 import type { PaymentState } from '../payment-state.js';
-import { noteDecline, orderDeclined } from '../limits/card-testing.js';
+import { noteDecline } from '../limits/card-testing.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError, type GatewayFailure } from '../gateway/failures.js';
 import { paymentKeys } from '../stores/keys.js';
@@ -13,7 +13,7 @@ import {
   refreshAttempts,
   withOrder,
 } from '../order/book.js';
-import { attemptReference, declineHolds, markDeclined, paidAttempt } from '../order/ledger.js';
+import { attemptReference, paidAttempt } from '../order/ledger.js';
 import { later } from '../runtime/timers.js';
 
 /** Least time between two sends of one kept proof, across instances. */
@@ -138,13 +138,11 @@ export async function confirmProof(ctx: Context, post: ProofPost): Promise<Proof
         scheduleRetries(ctx, reference, post, post.retry === undefined ? 0 : post.retry + 1);
         return { kind: 'waiting', reference, ...(pageOrigin ? { pageOrigin } : {}) };
       }
-      if (outcome.state.status === 'declined') {
-        await noteDecline(ctx, { order: post.order, shopperId: rest.shopperId });
-        markDeclined(ctx, ledger, post.n);
-        orderDeclined(ctx, post.order, declineHolds(ledger));
-      }
+      const declined = outcome.state.status === 'declined';
+      if (declined) await noteDecline(ctx, { order: post.order, shopperId: rest.shopperId });
       await recordAnswer(ctx, book, post.n, {
         event: eventOf(outcome.state),
+        declined,
         payment: { ...rest, state: outcome.state },
       });
       return {

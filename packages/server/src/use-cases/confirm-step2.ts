@@ -3,7 +3,7 @@ import type { PaymentState } from '../payment-state.js';
 import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError } from '../gateway/failures.js';
-import { noteDecline, orderDeclined } from '../limits/card-testing.js';
+import { noteDecline } from '../limits/card-testing.js';
 import { enforceLimits } from '../limits/limits.js';
 import { alreadyPaidState, stateFromFailure, stateFromOutcome } from '../order/outcomes.js';
 import type { PaymentRecord } from '../order/records.js';
@@ -16,7 +16,7 @@ import {
   withOrder,
   type OrderSession,
 } from '../order/book.js';
-import { declineHolds, markDeclined, paidAttempt, parseAttemptReference } from '../order/ledger.js';
+import { paidAttempt, parseAttemptReference } from '../order/ledger.js';
 import { approvalFor } from './paid.js';
 
 const STEP2_LOST_STATE = (reference: string): PaymentState => ({
@@ -48,7 +48,7 @@ export async function confirmStep2(
   try {
     record = await readPaymentStrictly(ctx, payment.merchantReference, reference);
   } catch (error) {
-    throw storeUnavailable(ctx.logger, error);
+    throw storeUnavailable(error);
   }
   const attemptOf = record && parseAttemptReference(record.merchantReference);
   if (!record || !attemptOf) {
@@ -160,9 +160,11 @@ async function sendStep2(
       const state = stateFromFailure(failure, reference);
       const { orderReference: order, shopperId } = record;
       await noteDecline(ctx, { order, shopperId, clientIp });
-      markDeclined(ctx, book.ledger, n);
-      orderDeclined(ctx, order, declineHolds(book.ledger));
-      await recordAnswer(ctx, book, n, { event: 'refused', payment: { ...record, state } });
+      await recordAnswer(ctx, book, n, {
+        event: 'refused',
+        declined: true,
+        payment: { ...record, state },
+      });
       return state;
     }
     if (failure.kind === 'outcome_unknown') {

@@ -6,7 +6,6 @@ import type { Caller } from '../setup/caller.js';
 import type { Context } from '../setup/context.js';
 import { classifyGatewayError, setupFault } from '../gateway/failures.js';
 import {
-  orderDeclined,
   refuseOrderTester,
   reserveDeclines,
   type DeclineReservation,
@@ -19,7 +18,7 @@ import type { FormStart, PaymentRecord } from '../order/records.js';
 import { findSavedCard, registerCard, resolveSavedCard } from '../cards/saved-cards.js';
 import type { CreatePaymentCommand } from './schemas.js';
 import { recordAnswer, refreshAttempts, withOrder, type OrderSession } from '../order/book.js';
-import { attemptReference, declineHolds, markDeclined, startAttempt } from '../order/ledger.js';
+import { attemptReference, declineHolds } from '../order/ledger.js';
 import { amountChanged } from './amount-shown.js';
 import { alreadyPaidBy, owned, paidAnswer } from './paid.js';
 
@@ -111,7 +110,7 @@ async function payOrder(
     try {
       await findSavedCard(ctx, shopperId, cmd.card.token);
     } catch (error) {
-      throw storeUnavailable(ctx.logger, error);
+      throw storeUnavailable(error);
     }
   }
 
@@ -185,12 +184,11 @@ async function sendCreate(
     'token' in cmd.card || !cmd.saveCard
       ? undefined
       : await registerCard(ctx, caller, shopperId, cmd.card as CardInput);
-  const { n } = startAttempt(ctx, book.ledger, {
+  const { n } = await book.start({
     method: methodOf(cmd),
     amount: order.amount,
     currency: order.currency,
   });
-  await book.writeAhead(n);
   const merchantReference = attemptReference(order.reference, n);
   const own = (state: PaymentState) => owned(ctx, state, merchantReference);
   const request = {
@@ -237,10 +235,9 @@ async function sendCreate(
         typeof reference === 'string' ? reference : undefined,
       );
       declined(order.reference);
-      markDeclined(ctx, book.ledger, n);
-      orderDeclined(ctx, order.reference, declineHolds(book.ledger));
       await recordAnswer(ctx, book, n, {
         event: 'refused',
+        declined: true,
         ...(state.reference
           ? { payment: { ...base, reference: state.reference, state }, keep: false }
           : {}),

@@ -10,7 +10,7 @@ import { notifyUrl } from '../order/route-url.js';
 import type { RedirectCommand } from './schemas.js';
 import { amountChanged } from './amount-shown.js';
 import { recordAnswer, refreshAttempts, withOrder } from '../order/book.js';
-import { attemptReference, paidAttempt, startAttempt } from '../order/ledger.js';
+import { attemptReference, paidAttempt } from '../order/ledger.js';
 
 export type { RedirectMethod };
 
@@ -58,12 +58,11 @@ export async function startRedirect(
     if (paidAttempt(ledger)) throw alreadyPaid();
     const changed = amountChanged(shown, order);
     if (changed) return changed;
-    const { n, attempt } = startAttempt(ctx, ledger, {
+    const { n, attempt } = await book.start({
       method,
       amount: order.amount,
       currency: order.currency,
     });
-    await book.writeAhead(n);
     const merchantReference = attemptReference(order.reference, n);
     const transaction = {
       reference: merchantReference,
