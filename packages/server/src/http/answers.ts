@@ -93,8 +93,21 @@ const STATE_ROWS: ReadonlySet<string> = new Set([
   'gateway_timeout',
 ]);
 
+/** The statuses of answers that went well: a route names the kind, never the number. */
+const SUCCESS_ROWS = {
+  ok: { status: 200 },
+  created: { status: 201 },
+  no_content: { status: 204 },
+  /** A page's form posted: the browser GETs the next page (the no-script card form). */
+  see_other: { status: 303 },
+} as const satisfies Record<string, StatusRow>;
+
+export type SuccessKind = keyof typeof SUCCESS_ROWS;
+
 /** What the core hands the edge to answer. */
 export type AnswerSubject =
+  /** A success of one kind. */
+  | { success: SuccessKind }
   /** A code (a `CheckoutError`'s, a refused webhook's), with the seconds to wait if it knows them. */
   | { code: string; retryAfterSeconds?: number | undefined; gatewayFailed?: true }
   /** A payment state, answered as the state itself. */
@@ -131,13 +144,14 @@ export function outcomeOf(status: number): AnswerOutcome {
 }
 
 function rowOf(subject: AnswerSubject): StatusRow {
+  if ('success' in subject) return SUCCESS_ROWS[subject.success];
   if ('page' in subject) {
     const code = PAGE_CODES[subject.page];
-    return code === undefined ? { status: 200 } : STATUS_TABLE[code];
+    return code === undefined ? SUCCESS_ROWS.ok : STATUS_TABLE[code];
   }
   if ('state' in subject) {
     const state = subject.state;
-    if (state.success) return { status: 200 };
+    if (state.success) return SUCCESS_ROWS.ok;
     if (state.status === 'declined') return STATUS_TABLE.card_declined;
     return STATE_ROWS.has(state.code) ? STATUS_TABLE[state.code as CoreErrorCode] : GATEWAY_FAILED;
   }
@@ -147,7 +161,7 @@ function rowOf(subject: AnswerSubject): StatusRow {
     : UNKNOWN;
 }
 
-/** The one function from a code (a payment state, a completion page) to its status, headers and sentence. */
+/** The one function from a code (a payment state, a completion page, a success) to its status, headers and sentence. */
 export function answerFor(subject: AnswerSubject): AnswerHead {
   const row = rowOf(subject);
   const headers: Record<string, string> = { ...row.headers };
@@ -160,6 +174,9 @@ export function answerFor(subject: AnswerSubject): AnswerHead {
     outcome: outcomeOf(row.status),
   };
 }
+
+/** The status of a success of `kind` (200, 201, 204, 303), from {@link answerFor}. */
+export const successStatus = (kind: SuccessKind): number => answerFor({ success: kind }).status;
 
 // A `CheckoutError` reads its status, headers and default sentence from here.
 answerCodesWith((code, retryAfterSeconds) => answerFor({ code, retryAfterSeconds }));

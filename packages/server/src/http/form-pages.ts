@@ -3,6 +3,7 @@
  * as an iframe's own document, a 3-D Secure challenge behind a button, and short notices. None has a
  * script of its own; each moves on by a form post, a link or a meta refresh.
  */
+import { successStatus } from './answers.js';
 import { base64, randomBytes } from '../runtime/crypto.js';
 import type { HttpAnswer } from './exchange.js';
 import { methodPageCsp } from './html.js';
@@ -38,7 +39,7 @@ const refresh = (url: string, seconds: number) =>
 export async function methodStepPage(content: string, continueUrl: string): Promise<HttpAnswer> {
   const body = `<h1>Checking with your bank…</h1><p role="status">This takes a few seconds and the page moves on by itself. Please do not pay again.</p><p><a href="${escape(continueUrl)}">Continue</a></p><iframe hidden title="Your bank" sandbox="allow-scripts allow-forms" srcdoc="${escape(content)}"></iframe>`;
   return {
-    status: 200,
+    status: successStatus('ok'),
     headers: {
       ...PAGE_HEADERS,
       'Content-Security-Policy': await methodPageCsp(content, "'none'"),
@@ -56,7 +57,7 @@ export function bankPage(acsUrl: string, fields: Record<string, string>): HttpAn
   const target = URL.canParse(acsUrl) ? new URL(acsUrl).origin : '';
   const body = `<h1>Your bank wants to confirm it is you</h1><p>You will enter a code from your bank on its own page, then come back here.</p><form method="post" action="${escape(acsUrl)}">${inputs}<button type="submit">Continue to your bank</button></form>`;
   return {
-    status: 200,
+    status: successStatus('ok'),
     headers: {
       ...PAGE_HEADERS,
       'Content-Security-Policy': [
@@ -93,7 +94,7 @@ export function noticePage(
 
 /** A 303 to `location`. */
 export const seeOther = (location: string): HttpAnswer => ({
-  status: 303,
+  status: successStatus('see_other'),
   headers: { ...PAGE_HEADERS, Location: location },
   body: '',
 });

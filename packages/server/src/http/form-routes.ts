@@ -19,7 +19,7 @@ import { bankPage, methodStepPage, noticePage, seeOther } from './form-pages.js'
 import { formBrowserOf, FORM_FIELD } from './form-token.js';
 import { callerFor, clientIpOf } from './guards.js';
 import { routeUrl } from '../order/route-url.js';
-import { answerFor } from './answers.js';
+import { answerFor, outcomeOf, successStatus } from './answers.js';
 import type { Route } from './route.js';
 
 /** A top-level challenge has the whole window; the page has no script to measure the screen. */
@@ -106,13 +106,17 @@ export async function formAnswer(
     const success = ctx.options.redirectUrls?.success;
     return success
       ? seeOther(success)
-      : noticePage(200, 'Payment approved', 'Thank you. Your payment was approved.');
+      : noticePage(
+          successStatus('ok'),
+          'Payment approved',
+          'Thank you. Your payment was approved.',
+        );
   }
   if (state.status === 'authenticating')
     return threeDSAnswer(ctx, state.threeDS, merchantReference, mount);
   if (state.status === 'pending')
     return noticePage(
-      200,
+      successStatus('ok'),
       'Checking your payment',
       'We are confirming your payment. Please do not pay again.',
     );
@@ -168,7 +172,8 @@ const payRoute: Route = {
           : undefined;
       return await formAnswer(ctx, state, form, merchantReference ?? '', mountOf(ctx, ex));
     } catch (error) {
-      if (error instanceof CheckoutError && error.status < 500) return backWith(page, error.code);
+      if (error instanceof CheckoutError && outcomeOf(error.status) !== 'fault')
+        return backWith(page, error.code);
       throw error;
     }
   },
@@ -200,7 +205,7 @@ const continueRoute: Route = {
       const state = await confirmStep2(record, caller, ctx);
       return await formAnswer(ctx, state, record.form, record.merchantReference, mountOf(ctx, ex));
     } catch (error) {
-      if (error instanceof CheckoutError && error.status < 500)
+      if (error instanceof CheckoutError && outcomeOf(error.status) !== 'fault')
         return backWith(record.form.page, error.code);
       throw error;
     }

@@ -1,3 +1,4 @@
+import { successStatus } from './answers.js';
 import { CheckoutError, storeUnavailable } from '../errors.js';
 import { clientKey } from '../limits/limits.js';
 import type { Context } from '../setup/context.js';
@@ -81,6 +82,6 @@ export const reportRoute: Route = {
     if (reports === undefined) throw refused('payload_too_large');
     if (reports.length === 0) throw refused('invalid_request');
     await receivePageReports(reports, ctx);
-    return { status: 204, headers: {}, body: '' };
+    return { status: successStatus('no_content'), headers: {}, body: '' };
   },
 };

@@ -7,7 +7,7 @@ import { AddCardBody, CreatePaymentBody, parseBody, RedirectBody } from '../use-
 import { ipVersion } from '../limits/ip.js';
 import { attemptReference } from '../order/ledger.js';
 import type { OwnedPaymentState } from '../payment-state.js';
-import { answerFor, CHECK_AGAIN } from './answers.js';
+import { answerFor, CHECK_AGAIN, successStatus } from './answers.js';
 import { cancelChallenge } from '../use-cases/cancel-challenge.js';
 import { confirmProof, type ProofResult } from '../use-cases/confirm-proof.js';
 import { confirmStep2 } from '../use-cases/confirm-step2.js';
@@ -127,7 +127,7 @@ const completion =
         );
       if (form)
         return noticePage(
-          200,
+          successStatus('ok'),
           'Checking your payment',
           'We are confirming your payment with your bank. Please do not pay again.',
           { href: form.page, label: 'Back to the shop' },
@@ -152,7 +152,10 @@ const redirectRoute = (method: RedirectMethod): Route => ({
     const cmd = parseBody(RedirectBody, ex.body);
     const answer = await startRedirect(method, cmd, caller, ctx);
     // A redirect that cannot start conflicts with where the order is (paid, changed, under way).
-    return jsonAnswer(answer.success ? 200 : answerFor({ code: 'conflict' }).status, answer);
+    return jsonAnswer(
+      answer.success ? successStatus('ok') : answerFor({ code: 'conflict' }).status,
+      answer,
+    );
   },
 });
 
@@ -162,7 +165,7 @@ const webhookRoute = (type: 'payment' | 'payout'): Route => ({
   body: 'raw',
   run: async (ex, ctx) => {
     const { body, verifierStatus, retryAfterSeconds } = await receiveWebhook(type, ex.body, ctx);
-    if (body.success) return jsonAnswer(200, body);
+    if (body.success) return jsonAnswer(successStatus('ok'), body);
     const { status, headers } = answerFor({ code: body.code, retryAfterSeconds });
     return jsonAnswer(verifierStatus ?? status, body, headers);
   },
@@ -182,7 +185,7 @@ export const ROUTES: readonly Route[] = [
       }).order(undefined);
       // The checkout loads the order: "charged already?" is asked now, off the Pay click (not awaited).
       void learnOrder(ctx, order.reference);
-      return jsonAnswer(200, {
+      return jsonAnswer(successStatus('ok'), {
         success: true,
         amount: order.amount,
         currency: order.currency,
@@ -236,7 +239,11 @@ export const ROUTES: readonly Route[] = [
     body: 'none',
     run: async (ex, ctx) => {
       const answer = await orderStatus(callerFor(ctx, ex, false), ctx);
-      return jsonAnswer(200, answer, answer.status === 'checking' ? CHECK_AGAIN : {});
+      return jsonAnswer(
+        successStatus('ok'),
+        answer,
+        answer.status === 'checking' ? CHECK_AGAIN : {},
+      );
     },
   },
   {
@@ -251,7 +258,7 @@ export const ROUTES: readonly Route[] = [
         const method = await methodContent(ctx, attempt);
         if (!method) return pageAnswer('unknown');
         return {
-          status: 200,
+          status: successStatus('ok'),
           headers: {
             ...PAGE_HEADERS,
             'Content-Security-Policy': await methodPageCsp(method.content, method.frameAncestor),
@@ -274,7 +281,10 @@ export const ROUTES: readonly Route[] = [
     path: '/cards',
     body: 'none',
     run: async (ex, ctx) =>
-      jsonAnswer(200, { success: true, cards: await savedCards(callerFor(ctx, ex, false), ctx) }),
+      jsonAnswer(successStatus('ok'), {
+        success: true,
+        cards: await savedCards(callerFor(ctx, ex, false), ctx),
+      }),
   },
   {
     method: 'POST',
@@ -283,7 +293,10 @@ export const ROUTES: readonly Route[] = [
     run: async (ex, ctx) => {
       const caller = callerFor(ctx, ex, true);
       const { card } = parseBody(AddCardBody, ex.body);
-      return jsonAnswer(201, { success: true, card: await saveCard(card, caller, ctx) });
+      return jsonAnswer(successStatus('created'), {
+        success: true,
+        card: await saveCard(card, caller, ctx),
+      });
     },
   },
   {
@@ -293,7 +306,7 @@ export const ROUTES: readonly Route[] = [
     run: async (ex, ctx) => {
       const caller = callerFor(ctx, ex, true);
       await deleteCard(ex.params.token ?? '', caller, ctx);
-      return jsonAnswer(200, { success: true });
+      return jsonAnswer(successStatus('ok'), { success: true });
     },
   },
   webhookRoute('payment'),
