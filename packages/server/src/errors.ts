@@ -22,6 +22,11 @@ export type CoreErrorCode = CheckoutErrorCode | RefundErrorCode;
 export interface CheckoutErrorOptions {
   /** Seconds the client should wait before asking again (`Retry-After`), when not the code's default. */
   retryAfterSeconds?: number;
+  /**
+   * A fact, not a header: the request was refused before anything reached the gateway, so asking
+   * again in a moment is safe. The edge turns it into its short `Retry-After`.
+   */
+  nothingSent?: true;
   cause?: unknown;
 }
 
@@ -32,7 +37,11 @@ export interface CodeAnswer {
   sentence?: string;
 }
 
-type AnswerCode = (code: string, retryAfterSeconds: number | undefined) => CodeAnswer;
+type AnswerCode = (
+  code: string,
+  retryAfterSeconds: number | undefined,
+  nothingSent?: true,
+) => CodeAnswer;
 
 // The core carries codes and facts; only the HTTP edge (`http/answers.ts`) knows their statuses,
 // headers and default sentences. It hands its one function here when it loads (the package's
@@ -64,6 +73,7 @@ export class CheckoutError extends Error {
   readonly code: CheckoutErrorCode | (string & {});
   /** The `Retry-After` seconds the code form was given, if any. */
   readonly retryAfterSeconds: number | undefined;
+  readonly #nothingSent: true | undefined;
   // The four-argument form's own status and headers; the code form asks the edge.
   readonly #own: { status: number; headers: Record<string, string> } | undefined;
 
@@ -85,6 +95,7 @@ export class CheckoutError extends Error {
       this.#own = { status: first, headers: fourth ?? {} };
       this.code = second ?? '';
       this.retryAfterSeconds = undefined;
+      this.#nothingSent = undefined;
       return;
     }
     const options = typeof third === 'object' ? third : {};
@@ -92,6 +103,7 @@ export class CheckoutError extends Error {
     this.#own = undefined;
     this.code = first;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.#nothingSent = options.nothingSent;
     if (second === undefined)
       // The code's sentence, read when asked: the edge is loaded by then.
       Object.defineProperty(this, 'message', {
@@ -102,12 +114,14 @@ export class CheckoutError extends Error {
 
   /** The answer's HTTP status: the code's (at the edge), or the merchant's own. */
   get status(): number {
-    return this.#own?.status ?? edge()(this.code, this.retryAfterSeconds).status;
+    return this.#own?.status ?? edge()(this.code, this.retryAfterSeconds, this.#nothingSent).status;
   }
 
   /** The answer's headers (`Retry-After` where the code has one). */
   get headers(): Record<string, string> {
-    return this.#own?.headers ?? edge()(this.code, this.retryAfterSeconds).headers;
+    return (
+      this.#own?.headers ?? edge()(this.code, this.retryAfterSeconds, this.#nothingSent).headers
+    );
   }
 }
 

@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 import type { PaymentState } from '@pg-checkout/protocol/browser';
 import { CheckoutError } from '../src/index.js';
 import { storeUnavailable } from '../src/errors.js';
-import { answerFor, outcomeOf, STATUS_TABLE } from '../src/http/answers.js';
+import { answerFor, outcomeOf, STATUS_TABLE, successStatus } from '../src/http/answers.js';
 import { MemoryStore } from '../src/stores/memory.js';
 
 const failed = (code: string): PaymentState => ({
@@ -51,6 +51,27 @@ describe('answerFor', () => {
     assert.equal(answerFor({ code: 'no_such_code' }).status, 500);
     assert.equal(answerFor({ code: 'gateway_unavailable' }).status, 503);
     assert.equal(answerFor({ code: 'gateway_unavailable', gatewayFailed: true }).status, 502);
+  });
+
+  it('turns the fact "nothing was sent" into the short Retry-After; the seconds the core knows win', () => {
+    assert.deepEqual(answerFor({ code: 'gateway_unavailable' }).headers, {});
+    assert.deepEqual(answerFor({ code: 'gateway_unavailable', nothingSent: true }).headers, {
+      'Retry-After': '5',
+    });
+    const error = new CheckoutError('gateway_unavailable', 'down', { nothingSent: true });
+    assert.deepEqual([error.status, error.headers], [503, { 'Retry-After': '5' }]);
+    const known = { code: 'gateway_unavailable', nothingSent: true, retryAfterSeconds: 9 } as const;
+    assert.equal(answerFor(known).headers['Retry-After'], '9');
+    assert.equal(
+      answerFor({ code: 'misconfigured', nothingSent: true }).headers['Retry-After'],
+      '60',
+    );
+    for (const kind of ['ok', 'created', 'no_content', 'see_other'] as const)
+      assert.equal(answerFor({ success: kind }).outcome, 'ok', kind);
+    assert.deepEqual(
+      (['ok', 'created', 'no_content', 'see_other'] as const).map((kind) => successStatus(kind)),
+      [200, 201, 204, 303],
+    );
   });
 
   it("answers a completion page's kind with the status its page always had", () => {

@@ -20,6 +20,8 @@ export interface StatusRow {
 }
 
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
+/** Nothing reached the gateway (a store outage, an order that could not be read back): ask again soon. */
+const ASK_AGAIN_SOON = retryAfter(5);
 
 /** How soon a client asks again about something being checked (a payment, an order). */
 export const CHECK_AGAIN = retryAfter(2);
@@ -53,7 +55,7 @@ export const STATUS_TABLE: Readonly<Record<CoreErrorCode, StatusRow>> = {
   },
   store_unavailable: {
     status: 503,
-    headers: retryAfter(5),
+    headers: ASK_AGAIN_SOON,
     sentence:
       'We could not start the payment right now. Nothing was charged; please try again in a moment.',
   },
@@ -109,7 +111,13 @@ export type AnswerSubject =
   /** A success of one kind. */
   | { success: SuccessKind }
   /** A code (a `CheckoutError`'s, a refused webhook's), with the seconds to wait if it knows them. */
-  | { code: string; retryAfterSeconds?: number | undefined; gatewayFailed?: true }
+  | {
+      code: string;
+      retryAfterSeconds?: number | undefined;
+      gatewayFailed?: true;
+      /** Refused before anything reached the gateway: asking again soon is safe. */
+      nothingSent?: true | undefined;
+    }
   /** A payment state, answered as the state itself. */
   | { state: PaymentState }
   /** A 3-D Secure completion page of one kind (the bank's frame shows it). */
@@ -167,6 +175,8 @@ export function answerFor(subject: AnswerSubject): AnswerHead {
   const headers: Record<string, string> = { ...row.headers };
   if ('code' in subject && subject.retryAfterSeconds !== undefined)
     Object.assign(headers, retryAfter(subject.retryAfterSeconds));
+  else if ('code' in subject && subject.nothingSent && !headers['Retry-After'])
+    Object.assign(headers, ASK_AGAIN_SOON);
   return {
     status: row.status,
     headers,
@@ -179,4 +189,6 @@ export function answerFor(subject: AnswerSubject): AnswerHead {
 export const successStatus = (kind: SuccessKind): number => answerFor({ success: kind }).status;
 
 // A `CheckoutError` reads its status, headers and default sentence from here.
-answerCodesWith((code, retryAfterSeconds) => answerFor({ code, retryAfterSeconds }));
+answerCodesWith((code, retryAfterSeconds, nothingSent) =>
+  answerFor({ code, retryAfterSeconds, nothingSent }),
+);

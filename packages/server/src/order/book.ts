@@ -364,7 +364,7 @@ export async function rebuildLedger(ctx: Context, order: string): Promise<Ledger
       throw new CheckoutError(
         'gateway_unavailable',
         'The payment service is unavailable. Nothing was charged; please try again shortly.',
-        { retryAfterSeconds: 5 },
+        { nothingSent: true },
       );
     }
     if (!result.found) return { attempts, lookedUpAt: ctx.now(), v: LEDGER_VERSION };
