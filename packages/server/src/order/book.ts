@@ -36,8 +36,8 @@ import { emitLifecycle, stateFromLookup } from './outcomes.js';
 /**
  * The order's book: one stored document per order (`ledger.ts` gives its shape and its rules). Its
  * attempts and what is kept of each attempt's payment live in one value under `{o:<order>}:ledger`,
- * read with the order's lock and written back with its release in one store call, so the attempt's
- * status and its payment's state can never disagree in the store.
+ * read with the order's lock and written back with its release in one store call: no write of one
+ * half can be lost without the other.
  *
  * Every call that can move money runs in {@link withOrder} and records what the gateway said with
  * {@link recordAnswer}. What is learnt outside the lock (a status read, a webhook) is written only

@@ -47,8 +47,10 @@ export interface LedgerAttempt {
   declinedAt?: number;
   /**
    * What is kept of its payment (the browser's state, 3-D Secure ids, the page's origin); never card
-   * data. Its `state` is the answer last given; `status` above is the attempt's money, and both are
-   * written in the same store call, so they never disagree in the store.
+   * data. `status` above is the attempt's one status, the one the book decides on; the payment's
+   * `state` is the answer last given to the browser. An answer moves both in one write; a lookup
+   * that moves only the status (asking about an undecided attempt) leaves that answer behind it, and
+   * readers then trust the status and ask the gateway for the answer.
    */
   payment?: PaymentRecord;
 }
