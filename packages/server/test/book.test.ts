@@ -166,6 +166,34 @@ describe('a lost write loses the attempt and its payment together, never one of 
   });
 });
 
+describe('what is learnt outside the lock', () => {
+  it("a status read keeps the gateway's final word in the document when the lock is free, and leaves it to the holder when not", async () => {
+    const t = setup();
+    const created = await t.pay('4000000000003055');
+    const reference = created.reference!;
+    // The proof's write-back is lost: the document still says open / authenticating.
+    t.store.loseNextLedger = true;
+    await t.proof();
+    // Someone holds the order's lock: the read answers the gateway's word and writes nothing.
+    const lock = orderKeys('cart-1').lock;
+    assert.equal(await t.store.setIfAbsent(lock, 'someone', 60_000), true);
+    assert.equal((await t.status(reference)).status, 'approved');
+    assert.equal((await t.ledger()).attempts[1]?.status, 'open');
+    assert.equal(await t.store.get(lock), 'someone', 'the holder keeps its lock');
+    await t.store.delete(lock);
+    // The lock is free: the read writes the lookup into the document, status and answer together.
+    assert.equal((await t.status(reference)).status, 'approved');
+    const attempt = (await t.ledger()).attempts[1];
+    assert.equal(attempt?.status, 'paid');
+    assert.equal(attempt?.payment?.state.status, 'approved');
+    assert.equal(await t.store.get(lock), undefined, 'and gives the lock back');
+    t.gateway.calls.length = 0;
+    assert.equal((await t.status(reference)).status, 'approved');
+    assert.deepEqual(t.gateway.calls, [], 'then answered from the document');
+    assert.deepEqual(t.completed, [reference], 'the hook ran once');
+  });
+});
+
 describe('records written by the previous release are read (a rolling deploy)', () => {
   it('an old-shape ledger and payment record: the method page, Step 2 proof and status work', async () => {
     const t = setup();
@@ -231,6 +259,40 @@ describe('records written by the previous release are read (a rolling deploy)', 
     assert.equal(status.status, 'approved');
     assert.equal((await t.ledger()).attempts[1]?.status, 'paid');
     assert.deepEqual(t.completed, [reference]);
+  });
+  it("an old-shape document is moved into one at the order's next locked call", async () => {
+    const t = setup();
+    const record = {
+      reference: 'pg-old',
+      merchantReference: 'cart-1-1',
+      orderReference: 'cart-1',
+      amount: 14_900,
+      currency: 'ZAR',
+      pageOrigin: 'https://shop.test',
+      state: { success: true, status: 'authenticating', reference: 'pg-old' },
+    };
+    const attempt = {
+      method: 'card',
+      status: 'open',
+      amount: 14_900,
+      currency: 'ZAR',
+      openedAt: Date.now(),
+    };
+    await t.store.set(
+      orderKeys('cart-1').ledger,
+      JSON.stringify({ attempts: { '1': { ...attempt, reference: 'pg-old' } } }),
+      60_000,
+    );
+    await t.store.set(paymentKeys('pg-old').record, JSON.stringify(record), 60_000);
+    // Read without the lock: the old key, found through the old document.
+    assert.equal((await readPayment(t.ctx, 'cart-1-1', 'pg-old'))?.pageOrigin, 'https://shop.test');
+    await withOrder(t.ctx, 'cart-1', async (book) => {
+      assert.equal(book.ledger.attempts[1]?.payment?.pageOrigin, 'https://shop.test');
+    });
+    const moved = await t.ledger();
+    assert.equal(moved.v, 2);
+    assert.deepEqual(moved.attempts[1]?.payment, record);
+    assert.equal(moved.attempts[1]?.status, 'open', 'the attempt as it was');
   });
 });
 
