@@ -166,6 +166,23 @@ describe('a lost write loses the attempt and its payment together, never one of 
   });
 });
 
+describe('a lookup under the lock ends the kept answer with the status', () => {
+  it('the write-back lost, then Pay again: the document says paid and approved, the hook ran once', async () => {
+    const t = setup();
+    const created = await t.pay('4000000000003055');
+    t.store.loseNextLedger = true;
+    await t.proof();
+    assert.equal((await t.ledger()).attempts[1]?.payment?.state.status, 'authenticating');
+    const again = await t.pay('4111111111111111');
+    assert.equal(again.reference, created.reference, 'the paid payment, not a new one');
+    const attempt = (await t.ledger()).attempts[1];
+    assert.equal(attempt?.status, 'paid');
+    assert.equal(attempt?.payment?.state.status, 'approved', 'the answer moved with the status');
+    assert.deepEqual(t.completed, [created.reference]);
+    assert.equal(t.gateway.charged().length, 1);
+  });
+});
+
 describe('what is learnt outside the lock', () => {
   it("a status read keeps the gateway's final word in the document when the lock is free, and leaves it to the holder when not", async () => {
     const t = setup();

@@ -82,7 +82,7 @@ export async function recordAnswer(
 ): Promise<void> {
   const { ledger } = book;
   const attempt = ledger.attempts[n];
-  if (answer.observed && attempt) observe(attempt, answer.observed);
+  if (answer.observed && attempt) await observeAttempt(ctx, attempt, answer.observed);
   if (answer.declined && attempt) {
     attempt.declinedAt = ctx.now();
     orderDeclined(ctx, book.order, declineHolds(ledger));
@@ -154,6 +154,25 @@ async function keepOutsideLock(
     { key: keys.ledger, value: JSON.stringify(ledger), ttlMs: ctx.recordTtlMs },
     { key: keys.lock, delete: true },
   ]);
+}
+
+/**
+ * Takes the gateway's lookup as its word for an attempt, under the lock. A kept answer the lookup
+ * ends (a lost answer, a webhook missed) ends with it, and its hooks run now: the attempt's status
+ * and the answer kept with it never tell two stories in the document.
+ */
+async function observeAttempt(
+  ctx: Context,
+  attempt: LedgerAttempt,
+  record: LookupRecord,
+): Promise<void> {
+  observe(attempt, record);
+  const kept = attempt.payment;
+  if (!kept || kept.reference !== record.reference || isFinal(kept.state)) return;
+  const state = stateFromLookup(record);
+  if (!state || !isFinal(state)) return;
+  attempt.payment = { ...kept, state };
+  await announce(ctx, attempt.payment);
 }
 
 /** The record with the span where its payment began, to link later work to its trace. */
@@ -622,7 +641,7 @@ export async function refreshAttempts(
       if (attempt.status === 'unknown') wait = true;
       continue;
     }
-    if (result.found) observe(attempt, result.record);
+    if (result.found) await observeAttempt(ctx, attempt, result.record);
     else if (attempt.status === 'unknown') {
       if (ctx.now() - attempt.openedAt < ctx.reconcileGraceMs) {
         ctx.logger.info('payment not found yet; waiting before treating it as never created', {

@@ -48,9 +48,9 @@ export interface LedgerAttempt {
   /**
    * What is kept of its payment (the browser's state, 3-D Secure ids, the page's origin); never card
    * data. `status` above is the attempt's one status, the one the book decides on; the payment's
-   * `state` is the answer last given to the browser. An answer moves both in one write; a lookup
-   * that moves only the status (asking about an undecided attempt) leaves that answer behind it, and
-   * readers then trust the status and ask the gateway for the answer.
+   * `state` is the answer given to the browser for it. Every move of the status moves the answer in
+   * the same write (a gateway answer, or a lookup that ends the attempt, whose hooks then run), so
+   * the two never tell different stories.
    */
   payment?: PaymentRecord;
 }
