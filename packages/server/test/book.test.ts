@@ -79,16 +79,19 @@ function setup(options: { hook?: boolean } = {}) {
   return { ...core, ledger, proof, status, completed, resolves: () => resolves };
 }
 
+/** What the book keeps of attempt 1 of `cart-1`, paid with gateway reference `reference`. */
+const keptOf = (reference: string) => ({
+  reference,
+  merchantReference: 'cart-1-1',
+  orderReference: 'cart-1',
+  amount: 14_900,
+  currency: 'ZAR',
+});
+
 describe('one call records a gateway answer in the book', () => {
   it('moves the attempt, keeps its payment and runs its hook; both are written with the lock, together', async () => {
     const t = setup();
-    const payment = {
-      reference: 'pg-1',
-      merchantReference: 'cart-1-1',
-      orderReference: 'cart-1',
-      amount: 14_900,
-      currency: 'ZAR',
-    };
+    const payment = keptOf('pg-1');
     const answer = async (event: 'created' | 'charged', status: 'pending' | 'approved') =>
       withOrder(t.ctx, 'cart-1', async (book) => {
         const n =
@@ -277,14 +280,11 @@ describe('records written by the previous release are read (a rolling deploy)', 
     assert.equal((await t.ledger()).attempts[1]?.status, 'paid');
     assert.deepEqual(t.completed, [reference]);
   });
+
   it("an old-shape document is moved into one at the order's next locked call", async () => {
     const t = setup();
     const record = {
-      reference: 'pg-old',
-      merchantReference: 'cart-1-1',
-      orderReference: 'cart-1',
-      amount: 14_900,
-      currency: 'ZAR',
+      ...keptOf('pg-old'),
       pageOrigin: 'https://shop.test',
       state: { success: true, status: 'authenticating', reference: 'pg-old' },
     };
