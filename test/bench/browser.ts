@@ -15,7 +15,11 @@ import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '@pg-checkout/test-helpers/browser';
 import { elements, ensureElementsBuilt } from './lib/elements-build.js';
-import { FLOOR_SOURCE, SAME_CONTENT_FLOOR_SOURCE } from './lib/floor.js';
+import {
+  FLOOR_SOURCE,
+  REQUIRED_WORK_FLOOR_SOURCE,
+  SAME_CONTENT_FLOOR_SOURCE,
+} from './lib/floor.js';
 import { quantile } from './lib/pool.js';
 
 const LOADS = Number(process.env.BENCH_BROWSER_LOADS ?? 25);
@@ -48,6 +52,8 @@ export const PG_INTERACTIVE = `__until(() => { const i = __deep('pg-card-form')?
 export const FLOOR_INTERACTIVE = `__until(() => __deep('floor-element')?.shadowRoot?.querySelector('p'))`;
 /** The same for the same-content floor: its card-number input rendered. */
 export const SAME_INTERACTIVE = `__until(() => __deep('same-content-floor')?.shadowRoot?.querySelector('#number'))`;
+/** The same for the required-work floor. */
+export const REQUIRED_INTERACTIVE = `__until(() => __deep('required-work-floor')?.shadowRoot?.querySelector('#number'))`;
 /** The README's script-tag example, the page every browser figure measures. */
 export const DROP_IN =
   '<pg-checkout endpoint="/checkout" locale="en" methods="card eft" saved-cards></pg-checkout>';
@@ -75,9 +81,10 @@ export async function serve(
       write: false,
       logLevel: 'silent',
     });
-  const [floor, same] = await Promise.all([
+  const [floor, same, required] = await Promise.all([
     bundle(FLOOR_SOURCE),
     bundle(SAME_CONTENT_FLOOR_SOURCE),
+    bundle(REQUIRED_WORK_FLOOR_SOURCE),
   ]);
   const files: Record<string, [string, string | Uint8Array]> = {
     // The README's script-tag example, as a shopper gets it.
@@ -89,6 +96,11 @@ export async function serve(
     '/floor.js': ['text/javascript', floor.outputFiles[0]!.contents],
     '/same.html': ['text/html', page('/same.js', '<same-content-floor></same-content-floor>')],
     '/same.js': ['text/javascript', same.outputFiles[0]!.contents],
+    '/required.html': [
+      'text/html',
+      page('/required.js', '<required-work-floor></required-work-floor>'),
+    ],
+    '/required.js': ['text/javascript', required.outputFiles[0]!.contents],
     // The static JSON responder standing in for the middleware: what createCheckout answers.
     '/checkout/config': [
       'application/json',
@@ -125,17 +137,18 @@ export async function serve(
   return server;
 }
 
-async function loadOnce(browser: Browser, url: string, kind: 'pg' | 'floor' | 'same') {
+const FLOOR_CHECKS = {
+  floor: FLOOR_INTERACTIVE,
+  same: SAME_INTERACTIVE,
+  required: REQUIRED_INTERACTIVE,
+};
+
+async function loadOnce(browser: Browser, url: string, kind: 'pg' | keyof typeof FLOOR_CHECKS) {
   const context = await browser.newContext();
   try {
     const p = await context.newPage();
     await p.goto(url);
-    if (kind !== 'pg')
-      return {
-        interactive: (await p.evaluate(
-          kind === 'floor' ? FLOOR_INTERACTIVE : SAME_INTERACTIVE,
-        )) as number,
-      };
+    if (kind !== 'pg') return { interactive: (await p.evaluate(FLOOR_CHECKS[kind])) as number };
     const interactive = (await p.evaluate(PG_INTERACTIVE)) as number;
     const form = p.locator('pg-card-form').first();
     await form.locator('input[autocomplete="cc-number"]').fill('4111111111111111');
@@ -173,12 +186,15 @@ export async function benchBrowser() {
     const pg: { interactive: number; submitted?: number }[] = [];
     const floor: { interactive: number }[] = [];
     const same: { interactive: number }[] = [];
+    const required: { interactive: number }[] = [];
     await loadOnce(browser, `${base}/pg.html`, 'pg');
     await loadOnce(browser, `${base}/floor.html`, 'floor');
     await loadOnce(browser, `${base}/same.html`, 'same');
+    await loadOnce(browser, `${base}/required.html`, 'required');
     for (let i = 0; i < LOADS; i++) {
       pg.push(await loadOnce(browser, `${base}/pg.html`, 'pg'));
       same.push(await loadOnce(browser, `${base}/same.html`, 'same'));
+      required.push(await loadOnce(browser, `${base}/required.html`, 'required'));
       floor.push(await loadOnce(browser, `${base}/floor.html`, 'floor'));
     }
     const ours = quantile(
@@ -193,17 +209,25 @@ export async function benchBrowser() {
       same.map((r) => r.interactive),
       0.5,
     );
+    const requiredWork = quantile(
+      required.map((r) => r.interactive),
+      0.5,
+    );
     const ratio = ours / sameContent;
     // Measured side by side in this run, so the machine's load weighs on all three.
     console.log(
       `drop-in interactive: ${ours.toFixed(1)} ms, ${ratio.toFixed(2)}x the same-content floor's ` +
         `${sameContent.toFixed(1)} ms; goal <= ${INTERACTIVE_GOAL.toFixed(2)}x (${ratio <= INTERACTIVE_GOAL ? 'goal met' : 'goal MISSED'}); ` +
-        `${(ours / lit).toFixed(2)}x the one-property Lit floor's ${lit.toFixed(1)} ms\n`,
+        `${(ours / lit).toFixed(2)}x the one-property Lit floor's ${lit.toFixed(1)} ms\n` +
+        `required-work floor (the same content, plus the order's request shown on Pay and the two storage ` +
+        `reads, no other logic): ${requiredWork.toFixed(1)} ms, ${(requiredWork / sameContent).toFixed(2)}x the ` +
+        `same-content floor; the drop-in is ${(ours / requiredWork).toFixed(2)}x it\n`,
     );
     return {
       loads: LOADS,
       interactiveRatio: ratio,
       interactiveGoal: INTERACTIVE_GOAL,
+      requiredWorkRatio: requiredWork / sameContent,
       rows: [
         {
           name: '<pg-checkout> (script tag, card form)',
@@ -219,6 +243,10 @@ export async function benchBrowser() {
         {
           name: 'same-content floor: the same fields and styles, no logic (script tag)',
           interactive: sameContent,
+        },
+        {
+          name: 'required-work floor: the same content, the order read onto Pay, the two storage reads (script tag)',
+          interactive: requiredWork,
         },
         {
           name: 'Lit floor element (script tag)',

@@ -390,6 +390,9 @@ if (want('browser')) {
     `drop-in interactive ${fmt(b.interactiveRatio, 2)}x the same-content floor <= ${fmt(b.interactiveGoal, 2)}x`,
     b.interactiveRatio <= b.interactiveGoal,
   );
+  console.log(
+    `(the required-work floor, with no logic, is ${fmt(b.requiredWorkRatio, 2)}x the same-content floor in the same run)\n`,
+  );
 }
 
 if (want('slow3g')) {

@@ -31,9 +31,50 @@ class SameContentFloor extends LitElement {
       \${field('number', 'Card number', 'cc-number', 'numeric', brands)}
       \${field('holder', 'Name on card', 'cc-name', 'text')}
       <div class="row">\${field('expiry', 'Expiry date', 'cc-exp', 'numeric')}\${field('cvv', 'Security code', 'cc-csc', 'numeric', '', '3 digits on the back of the card')}</div>
-      <button type="submit">Pay R 100,00</button><div class="visually-hidden" role="status"></div>
+      <button type="submit">Pay R\\u00a0100,00</button><div class="visually-hidden" role="status"></div>
     </form></div></div>\`;
   }
 }
 customElements.define('same-content-floor', SameContentFloor);
 `;
+
+/**
+ * The floor of what the drop-in must do at load, whatever its code: the same-content floor, plus the two
+ * things the issues require before a shopper types (nothing else, no logic around them):
+ * - the order read from the middleware (`GET /checkout/config`, JSON, as the drop-in asks for it) and its
+ *   amount rendered on Pay, which says plain "Pay" until it arrives;
+ * - the two storage reads that decide whether a payment resumes after a reload or in another tab
+ *   (`sessionStorage` for this tab's running payment, `localStorage` for "this browser asked to pay").
+ * If this element alone is over a goal, no drop-in that keeps those two can meet it.
+ */
+export const REQUIRED_WORK_FLOOR_SOURCE = derive(SAME_CONTENT_FLOOR_SOURCE, [
+  [
+    'class SameContentFloor extends LitElement {',
+    `class RequiredWorkFloor extends LitElement {
+  static properties = { payLabel: { state: true } };
+  connectedCallback() {
+    super.connectedCallback();
+    const endpoint = new URL('/checkout', location.href).href;
+    const resume = sessionStorage.getItem('pg-checkout:payment:' + endpoint) || localStorage.getItem('pg-checkout:order:' + endpoint);
+    if (resume) this.setAttribute('data-resume', '');
+    fetch(endpoint + '/config', { credentials: 'same-origin', headers: { accept: 'application/json' } })
+      .then((response) => response.json())
+      .then((order) => { this.payLabel = 'Pay R\\u00a0' + (order.amount / 100).toFixed(2).replace('.', ','); });
+  }`,
+  ],
+  [
+    '<button type="submit">Pay R\\u00a0100,00</button>',
+    '<button type="submit">${this.payLabel ?? "Pay"}</button>',
+  ],
+  [
+    "customElements.define('same-content-floor', SameContentFloor)",
+    "customElements.define('required-work-floor', RequiredWorkFloor)",
+  ],
+]);
+
+function derive(source: string, swaps: [string, string][]): string {
+  return swaps.reduce((out, [from, to]) => {
+    if (!out.includes(from)) throw new Error(`floor source: "${from}" not found`);
+    return out.replace(from, () => to);
+  }, source);
+}
