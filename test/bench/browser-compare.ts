@@ -1,7 +1,8 @@
 /**
  * `npm run bench:compare -- a.js b.js ...`: script-tag builds of `dist/pg-checkout.js` side by side with
- * the same-content floor (the reference of the interactive goal) and the required-work floor, on the page `npm run bench -- --only=browser` measures (the README's drop-in), for
- * trying a change to the card form's time to interactive before it lands:
+ * the same-content floor (the reference of the interactive goal), the required-work floor and the
+ * two-element floor (lib/floor.ts), on the page `npm run bench -- --only=browser` measures (the
+ * README's drop-in), for trying a change to the card form's time to interactive before it lands:
  *
  *   cp packages/elements/dist/pg-checkout.js /tmp/before.js
  *   (change, then `npm run build -w @pg-checkout/elements`)
@@ -25,6 +26,7 @@ import {
   REQUIRED_INTERACTIVE,
   SAME_INTERACTIVE,
   serve,
+  TWO_INTERACTIVE,
 } from './browser.js';
 import { ensureElementsBuilt, scriptTag } from './lib/elements-build.js';
 import { quantile } from './lib/pool.js';
@@ -87,6 +89,7 @@ const browser = await launchChromium();
 /** The two floors' keys beside the builds' indexes. */
 const SAME = -1;
 const REQUIRED = -2;
+const TWO = -3;
 
 /** One load: wall ms to interactive, and main-thread ms in that span (all tasks, and per phase). */
 async function load(which: number) {
@@ -105,7 +108,9 @@ async function load(which: number) {
         ? ['same.html', SAME_INTERACTIVE]
         : which === REQUIRED
           ? ['required.html', REQUIRED_INTERACTIVE]
-          : [`b${which}.html`, PG_INTERACTIVE];
+          : which === TWO
+            ? ['two.html', TWO_INTERACTIVE]
+            : [`b${which}.html`, PG_INTERACTIVE];
     await p.goto(`${base}/${url}`);
     const wall = (await p.evaluate(check)) as number;
     const events = (
@@ -146,6 +151,7 @@ type Load = Awaited<ReturnType<typeof load>>;
 const results = new Map<number, Load[]>([
   [SAME, []],
   [REQUIRED, []],
+  [TWO, []],
   ...builds.map((_, i) => [i, []] as [number, Load[]]),
 ]);
 try {
@@ -175,6 +181,12 @@ console.log(
   row(
     'required-work floor (the same, plus the order read onto Pay and two storage reads)',
     results.get(REQUIRED)!,
+  ),
+);
+console.log(
+  row(
+    "two-element floor (the required-work floor in the drop-in's two elements)",
+    results.get(TWO)!,
   ),
 );
 builds.forEach((file, i) => console.log(row(`${i + 1}: ${file}`, results.get(i)!)));

@@ -19,6 +19,7 @@ import {
   FLOOR_SOURCE,
   REQUIRED_WORK_FLOOR_SOURCE,
   SAME_CONTENT_FLOOR_SOURCE,
+  TWO_ELEMENT_FLOOR_SOURCE,
 } from './lib/floor.js';
 import { quantile } from './lib/pool.js';
 
@@ -54,6 +55,8 @@ export const FLOOR_INTERACTIVE = `__until(() => __deep('floor-element')?.shadowR
 export const SAME_INTERACTIVE = `__until(() => __deep('same-content-floor')?.shadowRoot?.querySelector('#number'))`;
 /** The same for the required-work floor. */
 export const REQUIRED_INTERACTIVE = `__until(() => __deep('required-work-floor')?.shadowRoot?.querySelector('#number'))`;
+/** The same for the two-element floor: the card-number input in its inner element. */
+export const TWO_INTERACTIVE = `__until(() => __deep('two-element-form')?.shadowRoot?.querySelector('#number'))`;
 /** The README's script-tag example, the page every browser figure measures. */
 export const DROP_IN =
   '<pg-checkout endpoint="/checkout" locale="en" methods="card eft" saved-cards></pg-checkout>';
@@ -81,10 +84,11 @@ export async function serve(
       write: false,
       logLevel: 'silent',
     });
-  const [floor, same, required] = await Promise.all([
+  const [floor, same, required, two] = await Promise.all([
     bundle(FLOOR_SOURCE),
     bundle(SAME_CONTENT_FLOOR_SOURCE),
     bundle(REQUIRED_WORK_FLOOR_SOURCE),
+    bundle(TWO_ELEMENT_FLOOR_SOURCE),
   ]);
   const files: Record<string, [string, string | Uint8Array]> = {
     // The README's script-tag example, as a shopper gets it.
@@ -101,6 +105,8 @@ export async function serve(
       page('/required.js', '<required-work-floor></required-work-floor>'),
     ],
     '/required.js': ['text/javascript', required.outputFiles[0]!.contents],
+    '/two.html': ['text/html', page('/two.js', '<two-element-floor></two-element-floor>')],
+    '/two.js': ['text/javascript', two.outputFiles[0]!.contents],
     // The static JSON responder standing in for the middleware: what createCheckout answers.
     '/checkout/config': [
       'application/json',
@@ -141,7 +147,22 @@ const FLOOR_CHECKS = {
   floor: FLOOR_INTERACTIVE,
   same: SAME_INTERACTIVE,
   required: REQUIRED_INTERACTIVE,
+  two: TWO_INTERACTIVE,
 };
+
+/** The floors' rows, in the order printed; each page is `/{key}.html`. */
+const FLOOR_ROWS: [keyof typeof FLOOR_CHECKS, string][] = [
+  ['same', 'same-content floor: the same fields and styles, no logic (script tag)'],
+  [
+    'required',
+    'required-work floor: the same content, the order read onto Pay, the two storage reads (script tag)',
+  ],
+  [
+    'two',
+    "two-element floor: the required-work floor in the drop-in's two elements and context (script tag)",
+  ],
+  ['floor', 'Lit floor element (script tag)'],
+];
 
 async function loadOnce(browser: Browser, url: string, kind: 'pg' | keyof typeof FLOOR_CHECKS) {
   const context = await browser.newContext();
@@ -184,77 +205,48 @@ export async function benchBrowser() {
   const browser = await launchChromium();
   try {
     const pg: { interactive: number; submitted?: number }[] = [];
-    const floor: { interactive: number }[] = [];
-    const same: { interactive: number }[] = [];
-    const required: { interactive: number }[] = [];
+    const floors = new Map(FLOOR_ROWS.map(([key]) => [key, [] as number[]]));
     await loadOnce(browser, `${base}/pg.html`, 'pg');
-    await loadOnce(browser, `${base}/floor.html`, 'floor');
-    await loadOnce(browser, `${base}/same.html`, 'same');
-    await loadOnce(browser, `${base}/required.html`, 'required');
+    for (const key of floors.keys()) await loadOnce(browser, `${base}/${key}.html`, key);
     for (let i = 0; i < LOADS; i++) {
       pg.push(await loadOnce(browser, `${base}/pg.html`, 'pg'));
-      same.push(await loadOnce(browser, `${base}/same.html`, 'same'));
-      required.push(await loadOnce(browser, `${base}/required.html`, 'required'));
-      floor.push(await loadOnce(browser, `${base}/floor.html`, 'floor'));
+      for (const [key, times] of floors)
+        times.push((await loadOnce(browser, `${base}/${key}.html`, key)).interactive);
     }
-    const ours = quantile(
-      pg.map((r) => r.interactive),
-      0.5,
-    );
-    const lit = quantile(
-      floor.map((r) => r.interactive),
-      0.5,
-    );
-    const sameContent = quantile(
-      same.map((r) => r.interactive),
-      0.5,
-    );
-    const requiredWork = quantile(
-      required.map((r) => r.interactive),
-      0.5,
-    );
+    const median = (values: number[]) => quantile(values, 0.5);
+    const ours = median(pg.map((r) => r.interactive));
+    const [sameContent, requiredWork, twoElements, lit] = FLOOR_ROWS.map(([key]) =>
+      median(floors.get(key)!),
+    ) as [number, number, number, number];
     const ratio = ours / sameContent;
-    // Measured side by side in this run, so the machine's load weighs on all three.
+    const x = (ms: number) => `${(ms / sameContent).toFixed(2)}x`;
+    // Measured side by side in this run, so the machine's load weighs on all of them.
     console.log(
       `drop-in interactive: ${ours.toFixed(1)} ms, ${ratio.toFixed(2)}x the same-content floor's ` +
         `${sameContent.toFixed(1)} ms; goal <= ${INTERACTIVE_GOAL.toFixed(2)}x (${ratio <= INTERACTIVE_GOAL ? 'goal met' : 'goal MISSED'}); ` +
         `${(ours / lit).toFixed(2)}x the one-property Lit floor's ${lit.toFixed(1)} ms\n` +
         `required-work floor (the same content, plus the order's request shown on Pay and the two storage ` +
-        `reads, no other logic): ${requiredWork.toFixed(1)} ms, ${(requiredWork / sameContent).toFixed(2)}x the ` +
-        `same-content floor; the drop-in is ${(ours / requiredWork).toFixed(2)}x it\n`,
+        `reads, no other logic): ${requiredWork.toFixed(1)} ms, ${x(requiredWork)}; in the drop-in's two ` +
+        `elements: ${twoElements.toFixed(1)} ms, ${x(twoElements)}; the drop-in is ` +
+        `${(ours / twoElements).toFixed(2)}x the two-element floor\n`,
     );
     return {
       loads: LOADS,
       interactiveRatio: ratio,
       interactiveGoal: INTERACTIVE_GOAL,
       requiredWorkRatio: requiredWork / sameContent,
+      twoElementRatio: twoElements / sameContent,
       rows: [
         {
           name: '<pg-checkout> (script tag, card form)',
-          interactive: quantile(
-            pg.map((r) => r.interactive),
-            0.5,
-          ),
-          submitted: quantile(
-            pg.map((r) => r.submitted!),
-            0.5,
-          ),
+          interactive: ours,
+          submitted: median(pg.map((r) => r.submitted!)),
         },
-        {
-          name: 'same-content floor: the same fields and styles, no logic (script tag)',
-          interactive: sameContent,
-        },
-        {
-          name: 'required-work floor: the same content, the order read onto Pay, the two storage reads (script tag)',
-          interactive: requiredWork,
-        },
-        {
-          name: 'Lit floor element (script tag)',
-          interactive: quantile(
-            floor.map((r) => r.interactive),
-            0.5,
-          ),
-        },
+        ...FLOOR_ROWS.map(([key, name]) => ({
+          name,
+          interactive: median(floors.get(key)!),
+          submitted: undefined,
+        })),
       ],
     };
   } finally {

@@ -391,7 +391,8 @@ if (want('browser')) {
     b.interactiveRatio <= b.interactiveGoal,
   );
   console.log(
-    `(the required-work floor, with no logic, is ${fmt(b.requiredWorkRatio, 2)}x the same-content floor in the same run)\n`,
+    `(with no logic, the required-work floor is ${fmt(b.requiredWorkRatio, 2)}x the same-content floor in the same run, ` +
+      `and ${fmt(b.twoElementRatio, 2)}x in the drop-in's two elements)\n`,
   );
 }
 

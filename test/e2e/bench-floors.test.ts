@@ -1,8 +1,9 @@
 /**
  * The browser bench's floors measure what they say: the same-content floor shows the drop-in's own first
- * screen (its labels, hint, accepted brands and pay label), and the required-work floor adds exactly the
- * order's request, its amount on Pay and the two storage reads. A floor that drifted from the drop-in
- * would make `npm run bench -- --only=browser` compare unlike things.
+ * screen (its labels, hint, accepted brands and pay label), the required-work floor adds exactly the
+ * order's request, its amount on Pay and the two storage reads, and the two-element floor does the same in
+ * the drop-in's two elements. A floor that drifted from the drop-in would make `npm run bench --
+ * --only=browser` compare unlike things.
  */
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
@@ -10,7 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '@pg-checkout/test-helpers/browser';
-import { PG_INTERACTIVE, REQUIRED_INTERACTIVE, SAME_INTERACTIVE, serve } from '../bench/browser.js';
+import {
+  PG_INTERACTIVE,
+  REQUIRED_INTERACTIVE,
+  SAME_INTERACTIVE,
+  serve,
+  TWO_INTERACTIVE,
+} from '../bench/browser.js';
 import { ensureElementsBuilt } from '../bench/lib/elements-build.js';
 
 let server: Server;
@@ -75,47 +82,48 @@ test("the same-content floor shows the drop-in's first screen, and asks for noth
   }
 });
 
-test('the required-work floor shows the same screen, asks for the order once and reads both storages', async () => {
-  const ours = await open('/pg.html', PG_INTERACTIVE);
-  const floor = await open('/required.html', REQUIRED_INTERACTIVE);
-  try {
-    // Before the order arrives, its Pay says plain "Pay", as the drop-in's does.
-    const first = await floor.page.evaluate(
-      () =>
-        document.querySelector('required-work-floor')!.shadowRoot!.querySelector('button')!
-          .textContent,
-    );
-    assert.match(first ?? '', /^Pay( R\u00a0100,00)?$/);
-    assert.deepEqual(
-      await firstScreen(floor.page, 'required-work-floor'),
-      await firstScreen(ours.page, 'pg-card-form'),
-    );
-    assert.deepEqual(floor.asked, ['/required.html', '/required.js', '/checkout/config']);
-    const resumes = () =>
-      floor.page.evaluate(() =>
-        document.querySelector('required-work-floor')!.hasAttribute('data-resume'),
+for (const [name, path, host, form, interactive] of [
+  ['required-work', 'required', 'required-work-floor', 'required-work-floor', REQUIRED_INTERACTIVE],
+  ['two-element', 'two', 'two-element-floor', 'two-element-form', TWO_INTERACTIVE],
+] as const)
+  test(`the ${name} floor shows the same screen, asks for the order once and reads both storages`, async () => {
+    const ours = await open('/pg.html', PG_INTERACTIVE);
+    const floor = await open(`/${path}.html`, interactive);
+    try {
+      // Before the order arrives, its Pay says plain "Pay", as the drop-in's does.
+      const first = await floor.page.locator(`${form} button[type=submit]`).textContent();
+      assert.match(first ?? '', /^Pay( R\u00a0100,00)?$/);
+      assert.deepEqual(
+        await firstScreen(floor.page, form),
+        await firstScreen(ours.page, 'pg-card-form'),
       );
-    assert.equal(await resumes(), false);
-    // Each storage read decides, as the drop-in's does: this tab's running payment, then the browser's mark.
-    const endpoint = `${base}/checkout`;
-    for (const [store, key] of [
-      ['sessionStorage', `pg-checkout:payment:${endpoint}`],
-      ['localStorage', `pg-checkout:order:${endpoint}`],
-    ] as const) {
-      await floor.page.evaluate(
-        ({ s, k }) => {
-          sessionStorage.clear();
-          localStorage.clear();
-          window[s].setItem(k, '1');
-        },
-        { s: store, k: key },
-      );
-      await floor.page.reload();
-      await floor.page.evaluate(REQUIRED_INTERACTIVE);
-      assert.equal(await resumes(), true, `${store} read at load`);
+      assert.deepEqual(floor.asked, [`/${path}.html`, `/${path}.js`, '/checkout/config']);
+      const resumes = () =>
+        floor.page.evaluate(
+          (tag) => document.querySelector(tag)!.hasAttribute('data-resume'),
+          host,
+        );
+      assert.equal(await resumes(), false);
+      // Each storage read decides, as the drop-in's does: this tab's running payment, then the browser's mark.
+      const endpoint = `${base}/checkout`;
+      for (const [store, key] of [
+        ['sessionStorage', `pg-checkout:payment:${endpoint}`],
+        ['localStorage', `pg-checkout:order:${endpoint}`],
+      ] as const) {
+        await floor.page.evaluate(
+          ({ s, k }) => {
+            sessionStorage.clear();
+            localStorage.clear();
+            window[s].setItem(k, '1');
+          },
+          { s: store, k: key },
+        );
+        await floor.page.reload();
+        await floor.page.evaluate(interactive);
+        assert.equal(await resumes(), true, `${store} read at load`);
+      }
+    } finally {
+      await ours.context.close();
+      await floor.context.close();
     }
-  } finally {
-    await ours.context.close();
-    await floor.context.close();
-  }
-});
+  });
