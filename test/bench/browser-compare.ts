@@ -86,7 +86,7 @@ const server = await serve(files);
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 const browser = await launchChromium();
 
-/** The two floors' keys beside the builds' indexes. */
+/** The floors' keys, beside the builds' indexes (0 and up). */
 const SAME = -1;
 const REQUIRED = -2;
 const TWO = -3;

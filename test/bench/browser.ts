@@ -214,10 +214,12 @@ export async function benchBrowser() {
         times.push((await loadOnce(browser, `${base}/${key}.html`, key)).interactive);
     }
     const median = (values: number[]) => quantile(values, 0.5);
+    const floorOf = (key: keyof typeof FLOOR_CHECKS) => median(floors.get(key)!);
     const ours = median(pg.map((r) => r.interactive));
-    const [sameContent, requiredWork, twoElements, lit] = FLOOR_ROWS.map(([key]) =>
-      median(floors.get(key)!),
-    ) as [number, number, number, number];
+    const sameContent = floorOf('same');
+    const requiredWork = floorOf('required');
+    const twoElements = floorOf('two');
+    const lit = floorOf('floor');
     const ratio = ours / sameContent;
     const x = (ms: number) => `${(ms / sameContent).toFixed(2)}x`;
     // Measured side by side in this run, so the machine's load weighs on all of them.
@@ -244,7 +246,7 @@ export async function benchBrowser() {
         },
         ...FLOOR_ROWS.map(([key, name]) => ({
           name,
-          interactive: median(floors.get(key)!),
+          interactive: floorOf(key),
           submitted: undefined,
         })),
       ],
